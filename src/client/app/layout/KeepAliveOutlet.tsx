@@ -1,0 +1,38 @@
+import { Activity, useRef, type ReactElement } from 'react';
+import { UNSAFE_LocationContext, useLocation, useNavigationType, useOutlet, type Location } from 'react-router';
+import { useTabs } from '../../store/tabs.ts';
+import { website } from '../website.ts';
+
+interface CachedPage {
+  element: ReactElement;
+  location: Location;
+}
+
+/**
+ * Renders the page of every open tab and hides all but the active one (React <Activity>), so
+ * switching tabs keeps what the user typed. Each page keeps seeing its own location.
+ */
+export function KeepAliveOutlet() {
+  const outlet = useOutlet();
+  const location = useLocation();
+  const navigationType = useNavigationType();
+  const tabs = useTabs((s) => s.tabs);
+  const cache = useRef(new Map<string, CachedPage>());
+  const currentKey = `${location.pathname}${location.search}`;
+  const tabKeys = new Set(tabs.map((tab) => tab.key));
+
+  // The current page is cached when it has (or will get) a tab; a refused 16th page is not shown.
+  const admitted = tabKeys.has(currentKey) || tabs.length < website.maxTabs;
+  if (outlet && admitted) cache.current.set(currentKey, { element: outlet, location });
+  for (const key of [...cache.current.keys()]) {
+    if (key !== currentKey && !tabKeys.has(key)) cache.current.delete(key);
+  }
+
+  return [...cache.current.entries()].map(([key, page]) => (
+    <Activity key={key} mode={key === currentKey ? 'visible' : 'hidden'}>
+      <UNSAFE_LocationContext.Provider value={{ location: page.location, navigationType }}>
+        {page.element}
+      </UNSAFE_LocationContext.Provider>
+    </Activity>
+  ));
+}

@@ -1,0 +1,90 @@
+import { matchPath } from 'react-router';
+import type { MenuNode } from '../../api/types.ts';
+import type { MessageKey } from '../i18n/zh.ts';
+import type { PageMenu } from '../pages.ts';
+import type { Tab } from '../../store/tabs.ts';
+import { homeTab } from '../../store/tabs.ts';
+import { website } from '../website.ts';
+import { IFRAME_ROUTE_PREFIX, allNodesOf, hasChildren, isFramedPath } from './menuTree.ts';
+
+/** Route lookup built from the full menu tree: in-app pages by path, framed menus by code. */
+export interface RouteIndex {
+  pages: Map<string, PageMenu>;
+  framed: Map<string, MenuNode>;
+}
+
+export function historyMenuOf(menu: MenuNode): PageMenu {
+  return {
+    ...menu,
+    id: `${menu.id}-history`,
+    code: `${menu.code}History`,
+    name: `${menu.name}（历史）`,
+    nameEn: menu.nameEn ? `${menu.nameEn} (history)` : undefined,
+    path: menu.historyPath ?? menu.path,
+    isDisplayHistory: undefined,
+    historyOf: menu,
+  };
+}
+
+export function buildRouteIndex(menuAll: MenuNode[]): RouteIndex {
+  const pages = new Map<string, PageMenu>();
+  const framed = new Map<string, MenuNode>();
+  for (const menu of allNodesOf(menuAll)) {
+    if (hasChildren(menu) || !menu.path) continue;
+    if (isFramedPath(menu.path)) {
+      framed.set(menu.code || menu.id, menu);
+      continue;
+    }
+    pages.set(menu.path, menu);
+    if (menu.isDisplayHistory === 2 && menu.historyPath) pages.set(menu.historyPath, historyMenuOf(menu));
+  }
+  return { pages, framed };
+}
+
+/** Fixed authenticated routes that are not menus (spec §2), with their tab titles. */
+export interface FixedRoute {
+  path: string;
+  code: string;
+  i18nKey: MessageKey;
+  title: string;
+  titleEn: string;
+}
+
+export const infoRoute: FixedRoute = {
+  path: '/info/index', code: 'info', i18nKey: 'tabs.info', title: '个人信息', titleEn: 'Profile',
+};
+
+/** Workflow leave screens; their pages come with the workflow issue. */
+export const leaveRoutes: FixedRoute[] = [
+  {
+    path: '/work/process/leave/form/:processDefinitionId',
+    code: 'leaveForm', i18nKey: 'tabs.leaveForm', title: '请假申请', titleEn: 'Leave request',
+  },
+  {
+    path: '/work/process/leave/handle/:taskId/:processInstanceId/:businessId',
+    code: 'leaveHandle', i18nKey: 'tabs.leaveHandle', title: '请假审批', titleEn: 'Handle leave',
+  },
+  {
+    path: '/work/process/leave/detail/:processInstanceId/:businessId',
+    code: 'leaveDetail', i18nKey: 'tabs.leaveDetail', title: '请假详情', titleEn: 'Leave detail',
+  },
+];
+
+const fixedRoutes = [infoRoute, ...leaveRoutes];
+
+/** The tab for a location, or undefined when the location is not a page (unknown, redirects). */
+export function describeLocation(pathname: string, search: string, index: RouteIndex): Tab | undefined {
+  const key = `${pathname}${search}`;
+  if (pathname === website.homePath) return { ...homeTab, key };
+  const fixed = fixedRoutes.find((route) => matchPath(route.path, pathname));
+  if (fixed) return { key, path: pathname, title: fixed.title, titleEn: fixed.titleEn, i18nKey: fixed.i18nKey };
+  if (pathname.startsWith(IFRAME_ROUTE_PREFIX)) {
+    const code = decodeURIComponent(pathname.slice(IFRAME_ROUTE_PREFIX.length));
+    const menu = index.framed.get(code);
+    const src = new URLSearchParams(search).get('src') ?? code;
+    return { key, path: pathname, title: menu?.name ?? src, titleEn: menu?.nameEn };
+  }
+  const menu = index.pages.get(pathname);
+  if (menu) return { key, path: pathname, title: menu.name, titleEn: menu.nameEn };
+  return undefined;
+}

@@ -1,0 +1,59 @@
+import { useCallback, useMemo } from 'react';
+import { App } from 'antd';
+import { useNavigate } from 'react-router';
+import type { MenuNode } from '../../api/types.ts';
+import { useSession } from '../../store/session.ts';
+import { useTabs } from '../../store/tabs.ts';
+import { useT } from '../i18n/index.ts';
+import { website } from '../website.ts';
+import { menuTarget, visibleMenus } from './menuTree.ts';
+import { buildRouteIndex, type RouteIndex } from './routeIndex.ts';
+
+/** The route index of the full menu tree, rebuilt only when the tree changes. */
+export function useRouteIndex(): RouteIndex {
+  const menuAll = useSession((s) => s.menuAll);
+  return useMemo(() => buildRouteIndex(menuAll), [menuAll]);
+}
+
+/** Sidebar menus after role, isHidden and hide-list filtering. */
+export function useVisibleMenus(): MenuNode[] {
+  const menus = useSession((s) => s.menus);
+  const roleName = useSession((s) => s.user?.role_name ?? s.user?.roleName);
+  return useMemo(() => visibleMenus(menus, roleName), [menus, roleName]);
+}
+
+/** Navigates to an in-app location unless that would open a 16th tab. */
+export function useOpenLocation(): (to: string) => boolean {
+  const navigate = useNavigate();
+  const { message } = App.useApp();
+  const t = useT();
+  return useCallback(
+    (to: string) => {
+      const { tabs } = useTabs.getState();
+      if (!tabs.some((tab) => tab.key === to) && tabs.length >= website.maxTabs) {
+        void message.warning(t('tabs.tooMany', { max: website.maxTabs }));
+        return false;
+      }
+      navigate(to);
+      return true;
+    },
+    [navigate, message, t],
+  );
+}
+
+/** Opens a menu: its page, its history page, the embedded frame, or a new window. */
+export function useOpenMenu(): (menu: MenuNode, options?: { history?: boolean }) => void {
+  const openLocation = useOpenLocation();
+  return useCallback(
+    (menu: MenuNode, options: { history?: boolean } = {}) => {
+      if (options.history && menu.historyPath) {
+        openLocation(menu.historyPath);
+        return;
+      }
+      const target = menuTarget(menu);
+      if (target.kind === 'window') window.open(target.url, '_blank', 'noopener');
+      else openLocation(target.to);
+    },
+    [openLocation],
+  );
+}

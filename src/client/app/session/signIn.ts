@@ -1,0 +1,120 @@
+import { logout } from '../../api/auth.ts';
+import { ApiError, registerSessionHooks } from '../../api/http.ts';
+import { notifier } from '../../api/notify.ts';
+import { fetchButtons, fetchFrontConfig, fetchMenuRoutes, fetchUserInfo } from '../../api/shell.ts';
+import type { TokenResponse } from '../../api/types.ts';
+import { clearDictionaryCache } from '../../store/dicts.ts';
+import { persistDrafts } from '../../store/drafts.ts';
+import { useFavourites } from '../../store/favourites.ts';
+import { useLock } from '../../store/lock.ts';
+import { clearSession, saveTokens, useSession, type SessionUser } from '../../store/session.ts';
+import { useTabs } from '../../store/tabs.ts';
+import { translate } from '../i18n/index.ts';
+import { website } from '../website.ts';
+import { permissionMapOf, sortMenus } from './menuData.ts';
+import { currentLocation, navigateTo } from './navigation.ts';
+import { refreshExpiredToken } from './refresh.ts';
+
+/** Set while a lost session is being handled, so parallel 401s sign out once. */
+let losingSession = false;
+
+function userFromToken(token: TokenResponse): SessionUser {
+  return {
+    user_id: token.user_id,
+    account: token.account ?? token.user_name,
+    real_name: token.real_name,
+    realName: token.real_name,
+    role_name: token.role_name,
+    tenant_id: token.tenant_id,
+    avatar: token.avatar,
+  };
+}
+
+/** Loads the public front config (captcha mode, token time, decimal places, social providers). */
+export async function loadFrontConfig(): Promise<void> {
+  try {
+    const config = await fetchFrontConfig();
+    if (config && typeof config === 'object') useSession.getState().setConfig(config);
+  } catch {
+    // Defaults from website.ts stay in force.
+  }
+}
+
+/** Loads the menu tree for the sidebar (optionally one top menu) and keeps the full tree for routes. */
+export async function loadMenus(topMenuId?: string): Promise<void> {
+  const session = useSession.getState();
+  const all = sortMenus((await fetchMenuRoutes()) ?? []);
+  const shown = topMenuId ? sortMenus((await fetchMenuRoutes(topMenuId)) ?? []) : all;
+  session.setTopMenuId(topMenuId);
+  session.setMenus(shown, all);
+}
+
+let sessionDataLoadedAt = 0;
+
+/** True for a few seconds after the session data was loaded (no need to load it again). */
+export function sessionDataIsFresh(): boolean {
+  return Date.now() - sessionDataLoadedAt < 5_000;
+}
+
+/** After a token is obtained (or on start-up with a stored token): user, menus, buttons, config. */
+export async function loadSessionData(): Promise<void> {
+  const session = useSession.getState();
+  const [info, buttons] = await Promise.all([
+    fetchUserInfo(),
+    fetchButtons(),
+    loadMenus(session.topMenuId),
+    loadFrontConfig(),
+  ]);
+  session.setUser({ ...useSession.getState().user, ...info });
+  session.setPermission(permissionMapOf(buttons));
+  sessionDataLoadedAt = Date.now();
+  void useFavourites.getState().load().catch(() => undefined);
+}
+
+/** Finishes a successful token grant. A body with error_description is a failed sign-in. */
+export async function completeSignIn(token: TokenResponse, tenantId: string): Promise<void> {
+  if (token.error_description || !token.access_token) {
+    const text = token.error_description ?? translate('http.unknownError');
+    notifier().error(text);
+    throw new ApiError(400, text, token, false);
+  }
+  losingSession = false;
+  useLock.getState().reset();
+  saveTokens(token, tenantId);
+  useSession.getState().setUser(userFromToken(token));
+  await loadSessionData();
+}
+
+function forgetLocalSession(options: { keepTabs: boolean }): void {
+  clearSession();
+  clearDictionaryCache();
+  useFavourites.getState().reset();
+  useLock.getState().reset();
+  if (!options.keepTabs) useTabs.getState().reset();
+}
+
+/** Explicit sign-out: tells the server, forgets the session and tabs, goes to /login. */
+export async function signOut(): Promise<void> {
+  await logout().catch(() => undefined);
+  forgetLocalSession({ keepTabs: false });
+  navigateTo(website.loginPath, { replace: true });
+}
+
+/**
+ * The session cannot be recovered (401 after a failed refresh): keep what the user typed,
+ * forget the tokens, and send them to /login with a way back to the same page.
+ */
+export function sessionLost(): void {
+  if (losingSession) return;
+  losingSession = true;
+  persistDrafts();
+  const redirect = currentLocation();
+  forgetLocalSession({ keepTabs: true });
+  notifier().error(translate('http.sessionExpired'));
+  const onPublicPage = redirect.startsWith(website.loginPath);
+  navigateTo(onPublicPage ? website.loginPath : `${website.loginPath}?redirect=${encodeURIComponent(redirect)}`, {
+    replace: true,
+  });
+}
+
+registerSessionHooks({ refresh: refreshExpiredToken, lost: sessionLost });

@@ -1,0 +1,49 @@
+import type { FastifyInstance } from 'fastify';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { ServerConfig } from './config.ts';
+import { openDatabase } from './db/connect.ts';
+import { syncTable } from './db/ddl.ts';
+import { seed } from './db/seed.ts';
+import { loadRegistry } from './engine/registry.ts';
+import { JwtSigner, loadSecret } from './auth/jwt.ts';
+import { Services } from './services.ts';
+import { registerSystemHandlers } from './system/index.ts';
+import { createHttpApp } from './http/app.ts';
+
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+export interface Server {
+  app: FastifyInstance;
+  services: Services;
+  close(): Promise<void>;
+}
+
+/** Opens the database, brings tables up to the schemas, seeds, and builds the HTTP app. */
+export async function createServer(config: ServerConfig, opts: { schemasDir?: string; quiet?: boolean } = {}): Promise<Server> {
+  const registry = loadRegistry(opts.schemasDir ?? path.join(REPO_ROOT, 'schemas'));
+  const database = openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+  const log = (level: 'info' | 'warn' | 'error', msg: string, extra?: Record<string, unknown>) => {
+    if (opts.quiet && level === 'info') return;
+    const line = `[${new Date().toISOString()}] ${level.toUpperCase()} ${msg}${extra ? ` ${JSON.stringify(extra)}` : ''}`;
+    (level === 'error' ? console.error : console.log)(line);
+  };
+  try {
+    for (const model of [...registry.models.values(), ...Object.values(registry.internal)]) await syncTable(database, model);
+    const services = new Services(config, database, registry, new JwtSigner(loadSecret(config.dataDir, config.jwtSecret)), log);
+    registerSystemHandlers(services);
+    await seed(services);
+    const app = await createHttpApp(services, { logger: config.logRequests });
+    return {
+      app,
+      services,
+      async close() {
+        await app.close();
+        await database.close();
+      },
+    };
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+}

@@ -1,0 +1,166 @@
+import { sql } from 'kysely';
+import type { Database } from './connect.ts';
+import type { FieldModel, Model } from '../engine/model.ts';
+import { BASE_FIELDS, STORAGE_SCALE } from '../engine/model.ts';
+import { toColumn } from '../../shared/resource.ts';
+
+/** A column type as both databases spell it. Saved per table so a later start can tell what changed. */
+function columnType(field: FieldModel, kind: Database['kind']): string {
+  switch (field.kind) {
+    case 'integer':
+      return kind === 'postgres' ? 'bigint' : 'integer';
+    case 'boolean':
+      return kind === 'postgres' ? 'smallint' : 'integer';
+    case 'decimal':
+      // SQLite: a 64-bit integer scaled by 10^scale (exact SUM); PostgreSQL: numeric.
+      return kind === 'postgres' ? `numeric(28,${field.scale ?? STORAGE_SCALE})` : 'integer';
+    case 'string':
+      return kind === 'postgres' ? `varchar(${field.maxLength ?? 255})` : 'text';
+    default:
+      return 'text';
+  }
+}
+
+/** Kind-neutral signature stored in erp_schema_state, so a type change is seen on either database. */
+function signature(field: FieldModel): string {
+  return field.kind === 'decimal' ? `decimal(${field.scale})` : field.kind === 'string' ? 'string' : field.kind;
+}
+
+function defaultClause(field: FieldModel): string {
+  if (field.name === 'status' || field.name === 'version') return ' default 1';
+  if (field.name === 'isDeleted') return ' default 0';
+  return '';
+}
+
+export class SchemaChangeRefused extends Error {}
+
+async function ensureStateTable(database: Database) {
+  await sql`create table if not exists erp_schema_state (table_name varchar(64) primary key, columns text not null)`.execute(
+    database.db,
+  );
+}
+
+async function readState(database: Database, table: string): Promise<Record<string, string> | undefined> {
+  const result = await sql<{ columns: string }>`select columns from erp_schema_state where table_name = ${table}`.execute(
+    database.db,
+  );
+  return result.rows[0] ? JSON.parse(result.rows[0].columns) : undefined;
+}
+
+async function writeState(database: Database, table: string, columns: Record<string, string>) {
+  const text = JSON.stringify(columns);
+  await sql`delete from erp_schema_state where table_name = ${table}`.execute(database.db);
+  await sql`insert into erp_schema_state (table_name, columns) values (${table}, ${text})`.execute(database.db);
+}
+
+function allFields(model: Model): FieldModel[] {
+  return [...BASE_FIELDS, ...model.fields.values()];
+}
+
+/**
+ * Creates the table, or adds the columns a schema gained since the last start (additive migration).
+ * A column that disappeared or changed type is refused: data would be lost or misread.
+ */
+export async function syncTable(database: Database, model: Model): Promise<'created' | 'altered' | 'unchanged'> {
+  await ensureStateTable(database);
+  const fields = allFields(model);
+  const wanted: Record<string, string> = {};
+  for (const f of fields) wanted[f.column] = signature(f);
+  const state = await readState(database, model.table);
+  const q = (name: string) => sql.ref(name);
+  let outcome: 'created' | 'altered' | 'unchanged' = 'unchanged';
+
+  if (!state) {
+    const columns = fields.map((f) => {
+      const notNull = f.name === 'id' || f.name === 'tenantId' ? ' not null' : '';
+      return sql.raw(`"${f.column}" ${columnType(f, database.kind)}${notNull}${defaultClause(f)}`);
+    });
+    await sql`create table if not exists ${q(model.table)} (${sql.join(columns)}, primary key (tenant_id, id))`.execute(
+      database.db,
+    );
+    outcome = 'created';
+  } else {
+    const problems: string[] = [];
+    for (const [column, sig] of Object.entries(state)) {
+      if (!(column in wanted)) {
+        problems.push(
+          `表 ${model.table} 的列 ${column} 已从 schema 中删除。删除字段会丢失数据：请把字段加回 schema（可加 "x-readonly": true 保留旧数据），或先备份后手工执行 alter table ${model.table} drop column ${column} 并删除 erp_schema_state 中该表的记录。`,
+        );
+      } else if (wanted[column] !== sig) {
+        problems.push(
+          `表 ${model.table} 的列 ${column} 类型由 ${sig} 改为 ${wanted[column]}，属于破坏性变更。请改用新字段名并迁移数据，或恢复原类型。`,
+        );
+      }
+    }
+    if (problems.length) throw new SchemaChangeRefused(problems.join('\n'));
+    for (const f of fields) {
+      if (f.column in state) continue;
+      await sql`alter table ${q(model.table)} add column ${sql.raw(`"${f.column}" ${columnType(f, database.kind)}${defaultClause(f)}`)}`.execute(
+        database.db,
+      );
+      outcome = 'altered';
+    }
+  }
+  await syncIndexes(database, model);
+  if (outcome !== 'unchanged' || JSON.stringify(state) !== JSON.stringify(wanted)) await writeState(database, model.table, wanted);
+  return outcome;
+}
+
+function indexName(prefix: string, table: string, columns: string[]): string {
+  const name = `${prefix}_${table}_${columns.join('_')}`;
+  return name.length > 60 ? `${prefix}_${table.slice(0, 20)}_${hash(name)}` : name;
+}
+
+function hash(text: string): string {
+  let h = 0;
+  for (const ch of text) h = (h * 31 + ch.charCodeAt(0)) | 0;
+  return (h >>> 0).toString(36);
+}
+
+function columnOf(model: Model, field: string): string {
+  return model.filterable.get(field)?.column ?? toColumn(field);
+}
+
+async function syncIndexes(database: Database, model: Model) {
+  const live = model.softDelete ? ' where is_deleted = 0' : '';
+  for (const unique of model.def.unique ?? []) {
+    const cols = unique.fields.map((f) => columnOf(model, f));
+    const name = indexName('ux', model.table, cols);
+    await sql
+      .raw(`create unique index if not exists ${name} on ${model.table} (tenant_id, ${cols.join(', ')})${live}`)
+      .execute(database.db);
+  }
+  const indexes = [...(model.def.indexes ?? [])];
+  if (model.tree) indexes.push([model.tree.parentField]);
+  indexes.push(['createTime']);
+  for (const index of indexes) {
+    const cols = index.map((f) => columnOf(model, f));
+    const name = indexName('ix', model.table, cols);
+    await sql.raw(`create index if not exists ${name} on ${model.table} (tenant_id, ${cols.join(', ')})`).execute(database.db);
+  }
+  if (database.kind === 'postgres' && model.def.search?.length) {
+    // Contains-search (LIKE %x%) is served by trigram indexes on PostgreSQL.
+    const ok = await ensureTrigram(database);
+    if (ok) {
+      for (const field of model.def.search) {
+        const col = columnOf(model, field);
+        const name = indexName('tg', model.table, [col]);
+        await sql.raw(`create index if not exists ${name} on ${model.table} using gin (${col} gin_trgm_ops)`).execute(database.db);
+      }
+    }
+  }
+}
+
+const trigram = new WeakMap<Database, boolean>();
+async function ensureTrigram(database: Database): Promise<boolean> {
+  const known = trigram.get(database);
+  if (known !== undefined) return known;
+  let ok = true;
+  try {
+    await sql`create extension if not exists pg_trgm`.execute(database.db);
+  } catch {
+    ok = false; // not allowed for this role: searches still work, only slower
+  }
+  trigram.set(database, ok);
+  return ok;
+}

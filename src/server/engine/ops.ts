@@ -1,0 +1,308 @@
+import type { Ctx } from '../http/context.ts';
+import { idList, mustCaller, param } from '../http/context.ts';
+import type { EndpointDef } from '../../shared/resource.ts';
+import type { Model } from './model.ts';
+import type { Row } from './store.ts';
+import { parseFilters, parsePaging, parseSort, type Condition } from './query.ts';
+import { fillLookups } from './lookups.ts';
+import { keysWithChildren, nest, toNode, treeKey, treeParent } from './trees.ts';
+import { validateEntity } from './validate.ts';
+import { ApiError, badRequest } from '../http/envelope.ts';
+
+export interface OpResult {
+  data: unknown;
+  /** status-only replies (submit/remove) say 操作成功 even with data */
+  message?: string;
+}
+
+const MAX_ROWS = 2000;
+
+function fixedWhere(endpoint: EndpointDef): Row {
+  return { ...(endpoint.params ?? {}) } as Row;
+}
+
+function filtersOf(ctx: Ctx, model: Model, endpoint: EndpointDef): Condition[] {
+  return parseFilters(model, ctx.query, endpoint.filters ?? 'map');
+}
+
+async function page(ctx: Ctx, model: Model, endpoint: EndpointDef, extraWhere: Row = {}) {
+  const caller = mustCaller(ctx);
+  const { current, size } = parsePaging(ctx.query);
+  const conditions = filtersOf(ctx, model, endpoint);
+  const where = { ...fixedWhere(endpoint), ...extraWhere };
+  const { store } = ctx.services;
+  const [total, rows] = await Promise.all([
+    store.count(model, caller.tenantId, { where, conditions }),
+    store.find(model, caller.tenantId, {
+      where,
+      conditions,
+      orderBy: parseSort(model, ctx.query),
+      limit: size,
+      offset: (current - 1) * size,
+    }),
+  ]);
+  await fillLookups(ctx.services, model, caller.tenantId, rows);
+  return { records: rows, total, size, current, pages: Math.ceil(total / size), orders: [] };
+}
+
+async function all(ctx: Ctx, model: Model, endpoint: EndpointDef, extraWhere: Row = {}) {
+  const caller = mustCaller(ctx);
+  const conditions = filtersOf(ctx, model, endpoint);
+  const rows = await ctx.services.store.find(model, caller.tenantId, {
+    where: { ...fixedWhere(endpoint), ...extraWhere },
+    conditions,
+    orderBy: parseSort(model, ctx.query),
+    limit: MAX_ROWS,
+  });
+  await fillLookups(ctx.services, model, caller.tenantId, rows);
+  return { rows, filtered: conditions.length > 0 };
+}
+
+function requireTree(model: Model) {
+  if (!model.tree) throw new Error(`${model.name} is not a tree`);
+  return model.tree;
+}
+
+/** Parent key of a lazy call: parentId, or parentCode for code-keyed trees such as regions. */
+function parentParam(ctx: Ctx, model: Model): string {
+  return param(ctx, 'parentId', 'parentCode', requireTree(model).parentField) ?? model.tree!.rootValue;
+}
+
+async function markChildren<T extends Row>(ctx: Ctx, model: Model, items: T[], keyOf: (r: T) => string) {
+  const caller = mustCaller(ctx);
+  const withKids = await keysWithChildren(ctx.services, model, caller.tenantId, items.map(keyOf));
+  for (const item of items) (item as Row).hasChildren = withKids.has(keyOf(item));
+  return items;
+}
+
+/** Display names of the x-ref fields and server-derived fields such as ancestors. */
+async function prepareTreeFields(ctx: Ctx, model: Model, data: Row) {
+  if (!model.tree || !model.fields.has('ancestors')) return;
+  const parentKey = data[model.tree.parentField];
+  if (parentKey === undefined) return;
+  const root = model.tree.rootValue;
+  if (parentKey === null || parentKey === '' || String(parentKey) === root) {
+    data.ancestors = root;
+    return;
+  }
+  const caller = mustCaller(ctx);
+  const parents = await ctx.services.store.find(model, caller.tenantId, { where: { [model.tree.keyField]: String(parentKey) } });
+  if (!parents.length) throw badRequest(`上级${model.title}不存在`);
+  data.ancestors = `${parents[0].ancestors ?? root},${parentKey}`;
+}
+
+async function checkUnique(ctx: Ctx, model: Model, data: Row, id?: string) {
+  const caller = mustCaller(ctx);
+  for (const rule of model.def.unique ?? []) {
+    const where: Row = {};
+    let complete = true;
+    for (const f of rule.fields) {
+      const v = data[f];
+      if (v === undefined || v === null || v === '') complete = false;
+      where[f] = v;
+    }
+    if (!complete) continue;
+    const rows = await ctx.services.store.find(model, caller.tenantId, { where, limit: 2 });
+    if (rows.some((r) => r.id !== id)) throw badRequest(rule.message);
+  }
+}
+
+function bodyObject(ctx: Ctx): Row {
+  const body = ctx.body;
+  if (body && typeof body === 'object' && !Array.isArray(body)) return { ...(body as Row) };
+  throw badRequest('请求体应为JSON对象');
+}
+
+function applyDefaults(model: Model, data: Row) {
+  for (const [name, schema] of Object.entries(model.resource?.entity.properties ?? {})) {
+    if (schema.default !== undefined && (data[name] === undefined || data[name] === null || data[name] === '')) data[name] = schema.default;
+  }
+}
+
+/** Form values may arrive as arrays for multi-selects; BladeX stores them comma-joined. */
+function joinArrays(model: Model, data: Row) {
+  for (const [name, value] of Object.entries(data)) {
+    const field = model.fields.get(name);
+    if (Array.isArray(value) && field && field.kind !== 'json') data[name] = value.join(',');
+  }
+}
+
+/** Server-owned fields never come from the caller; the server fills them (ancestors…) after this. */
+function stripReadonly(model: Model, input: Row): Row {
+  const data = { ...input };
+  for (const field of model.fields.values()) if (field.readonly) delete data[field.name];
+  return data;
+}
+
+export async function insertEntity(ctx: Ctx, model: Model, input: Row): Promise<Row> {
+  const caller = mustCaller(ctx);
+  const data = stripReadonly(model, input);
+  delete data.id;
+  joinArrays(model, data);
+  applyDefaults(model, data);
+  if (model.resource) validateEntity(model.resource.entity, data);
+  await checkUnique(ctx, model, data);
+  await prepareTreeFields(ctx, model, data);
+  const saved = await ctx.services.store.insert(model, caller, data, { includeReadonly: true });
+  return (await ctx.services.store.get(model, caller.tenantId, String(saved.id)))!;
+}
+
+export async function updateEntity(ctx: Ctx, model: Model, input: Row): Promise<Row> {
+  const caller = mustCaller(ctx);
+  const id = String(input.id);
+  const data = stripReadonly(model, input);
+  joinArrays(model, data);
+  const { store } = ctx.services;
+  const existing = await store.mustGet(model, caller.tenantId, id);
+  if (data.version === undefined || data.version === null || data.version === '') {
+    throw badRequest('缺少数据版本号(version)，请刷新后重试');
+  }
+  const version = Number(data.version);
+  const merged = { ...existing, ...data };
+  if (model.resource) validateEntity(model.resource.entity, merged);
+  await checkUnique(ctx, model, merged, id);
+  if (model.tree && data[model.tree.parentField] !== undefined) {
+    const parentKey = String(data[model.tree.parentField] ?? '');
+    if (parentKey === treeKey(model, existing)) throw badRequest('上级不能选择自身');
+    await prepareTreeFields(ctx, model, data);
+  }
+  await store.update(model, caller, id, data, { version, includeReadonly: true });
+  return (await store.get(model, caller.tenantId, id))!;
+}
+
+async function remove(ctx: Ctx, model: Model) {
+  const caller = mustCaller(ctx);
+  const ids = idList(param(ctx, 'ids', 'id'));
+  if (!ids.length) throw badRequest('请选择至少一条数据');
+  const { store } = ctx.services;
+  if (model.tree) {
+    const rows = await store.find(model, caller.tenantId, { where: { id: ids } });
+    const keys = rows.map((r) => treeKey(model, r));
+    const withKids = await keysWithChildren(ctx.services, model, caller.tenantId, keys);
+    const blocked = rows.filter((r) => withKids.has(treeKey(model, r)) && !ids.includes(String(r.id)));
+    const childRows = withKids.size
+      ? await store.find(model, caller.tenantId, { where: { [model.tree.parentField]: [...withKids] } })
+      : [];
+    if (blocked.length || childRows.some((c) => !ids.includes(String(c.id)))) {
+      throw badRequest('请先删除子节点');
+    }
+  }
+  const n = await store.softRemove(model, caller, ids);
+  if (!n) throw badRequest('数据不存在或已被删除');
+}
+
+async function setStatus(ctx: Ctx, model: Model, value: 1 | 2) {
+  const caller = mustCaller(ctx);
+  const ids = idList(param(ctx, 'ids', 'id'));
+  if (!ids.length) throw badRequest('请选择至少一条数据');
+  const versionText = param(ctx, 'version');
+  for (const id of ids) {
+    await ctx.services.store.update(model, caller, id, {}, {
+      raw: { status: value },
+      version: versionText !== undefined && ids.length === 1 ? Number(versionText) : undefined,
+    });
+  }
+}
+
+/** Runs a generic op. Custom ops are dispatched by the caller of this function. */
+export async function runOp(ctx: Ctx, model: Model, endpoint: EndpointDef): Promise<OpResult> {
+  const caller = mustCaller(ctx);
+  const { store } = ctx.services;
+  switch (endpoint.op) {
+    case 'page':
+      return { data: await page(ctx, model, endpoint) };
+    case 'parentList':
+      return { data: await page(ctx, model, endpoint, { [requireTree(model).parentField]: model.tree!.rootValue }) };
+    case 'select':
+      return { data: (await all(ctx, model, endpoint)).rows };
+    case 'list': {
+      const { rows, filtered } = await all(ctx, model, endpoint);
+      if (!model.tree || filtered) return { data: rows };
+      return { data: nest(rows, (r) => treeKey(model, r), (r) => treeParent(model, r)) };
+    }
+    case 'childList': {
+      const parentId = param(ctx, 'parentId', 'parentCode');
+      if (!parentId) throw badRequest('缺少参数 parentId');
+      return { data: (await all(ctx, model, endpoint, { [requireTree(model).parentField]: parentId })).rows };
+    }
+    case 'tree': {
+      const { rows } = await all(ctx, model, endpoint);
+      const nodes = rows.map((r) => toNode(model, r));
+      return { data: nest(nodes, (n) => n.key, (n) => n.parentId) };
+    }
+    case 'lazyTree': {
+      const parent = parentParam(ctx, model);
+      const { rows } = await all(ctx, model, endpoint, { [model.tree!.parentField]: parent });
+      const nodes = rows.map((r) => toNode(model, r));
+      return { data: await markChildren(ctx, model, nodes, (n) => n.key) };
+    }
+    case 'lazyList': {
+      const parent = parentParam(ctx, model);
+      const { rows } = await all(ctx, model, endpoint, { [model.tree!.parentField]: parent });
+      return { data: await markChildren(ctx, model, rows, (r) => treeKey(model, r)) };
+    }
+    case 'detail': {
+      const where: Row = {};
+      for (const [key, value] of Object.entries(ctx.query)) {
+        if (value === undefined || value === '' || !model.filterable.has(key) || model.filterable.get(key)!.secret) continue;
+        where[key] = String(value);
+      }
+      if (!Object.keys(where).length) throw badRequest('缺少查询参数 id');
+      const rows = await store.find(model, caller.tenantId, { where, limit: 1 });
+      await fillLookups(ctx.services, model, caller.tenantId, rows);
+      return { data: rows[0] ?? null };
+    }
+    case 'submit': {
+      const body = bodyObject(ctx);
+      const isUpdate = body.id !== undefined && body.id !== null && body.id !== '';
+      await requireDefaultPerm(ctx, model, endpoint, isUpdate ? 'edit' : 'add');
+      const row = isUpdate ? await updateEntity(ctx, model, body) : await insertEntity(ctx, model, body);
+      return { data: row, message: '操作成功' };
+    }
+    case 'save':
+      return { data: await insertEntity(ctx, model, bodyObject(ctx)), message: '操作成功' };
+    case 'update': {
+      const body = bodyObject(ctx);
+      if (!body.id) throw badRequest('缺少参数 id');
+      return { data: await updateEntity(ctx, model, body), message: '操作成功' };
+    }
+    case 'remove':
+      await remove(ctx, model);
+      return { data: null };
+    case 'enable':
+      await setStatus(ctx, model, 1);
+      return { data: null };
+    case 'disable':
+      await setStatus(ctx, model, 2);
+      return { data: null };
+    case 'custom':
+      throw new ApiError(500, `custom op dispatched to runOp: ${endpoint.handler}`);
+  }
+}
+
+/** submit decides add or edit from the body, so its permission is checked here. */
+async function requireDefaultPerm(ctx: Ctx, model: Model, endpoint: EndpointDef, kind: 'add' | 'edit') {
+  if (endpoint.perm === false) return;
+  const code = endpoint.perm ?? (model.resource?.permission ? `${model.resource.permission}_${kind}` : undefined);
+  if (code) await ctx.services.perms.require(mustCaller(ctx), code);
+}
+
+/** Permission code an endpoint needs before it runs (submit is checked inside). */
+export function endpointPerm(model: Model, endpoint: EndpointDef): string | undefined {
+  if (endpoint.perm === false) return undefined;
+  if (endpoint.perm) return endpoint.op === 'submit' ? undefined : endpoint.perm;
+  const prefix = model.resource?.permission;
+  if (!prefix) return undefined;
+  switch (endpoint.op) {
+    case 'save':
+      return `${prefix}_add`;
+    case 'update':
+    case 'enable':
+    case 'disable':
+      return `${prefix}_edit`;
+    case 'remove':
+      return `${prefix}_delete`;
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,139 @@
+import { sql, type Expression, type SqlBool, type ExpressionBuilder } from 'kysely';
+import type { FieldModel, Model } from './model.ts';
+import { toDb } from './model.ts';
+import { normalizeDateTime } from '../../shared/dates.ts';
+import { badRequest } from '../http/envelope.ts';
+
+/** Query keys that are never filters (CONTRACT §4.5). */
+const RESERVED = new Set(['current', 'size', 'ascs', 'descs', 'blade-auth', 'tenantId', 'tenant_id', '_t']);
+
+/** Map-style suffixes, longest first so `_notequal` wins over `_equal`. */
+const SUFFIXES = [
+  '_notequal', '_likeleft', '_likeright', '_notlike', '_datege', '_dategt', '_dateequal', '_datele', '_datelt',
+  '_notnull', '_ignore', '_equal', '_like', '_null', '_ge', '_le', '_gt', '_lt',
+] as const;
+
+export interface Condition {
+  field: FieldModel;
+  op: string;
+  value: unknown;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type EB = ExpressionBuilder<any, any>;
+
+/** Parses filters from a query string. Unknown keys are ignored, as BladeX does for non-entity keys. */
+export function parseFilters(model: Model, params: Record<string, unknown>, style: 'map' | 'entity'): Condition[] {
+  const out: Condition[] = [];
+  for (const [key, raw] of Object.entries(params)) {
+    if (RESERVED.has(key) || raw === undefined || raw === null || raw === '') continue;
+    const value = Array.isArray(raw) ? raw[raw.length - 1] : raw;
+    if (typeof value === 'object') continue;
+    let name = key;
+    let op = style === 'map' ? '_like' : '_equal';
+    const suffix = SUFFIXES.find((s) => key.endsWith(s));
+    if (suffix) {
+      name = key.slice(0, -suffix.length);
+      op = suffix;
+    }
+    if (op === '_ignore') continue;
+    const field = model.filterable.get(name);
+    if (!field || field.secret) continue;
+    // Numbers and ids compare exactly even without a suffix: LIKE on them is never what a caller means.
+    if (op === '_like' && !suffix && (field.kind === 'integer' || field.kind === 'decimal' || name === 'id')) op = '_equal';
+    out.push({ field, op, value: String(value) });
+  }
+  return out;
+}
+
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+export function conditionSql(eb: EB, c: Condition, dialect: 'sqlite' | 'postgres'): Expression<SqlBool> {
+  const col = eb.ref(c.field.column);
+  const text = String(c.value);
+  const like = (pattern: string, not = false) =>
+    sql<SqlBool>`${col} ${sql.raw(not ? 'not like' : 'like')} ${pattern} escape '\\'`;
+  const typed = () => {
+    const v = toDb(c.field, text, dialect);
+    if (v === null || (typeof v === 'number' && Number.isNaN(v))) throw badRequest(`查询条件 ${c.field.schema.title} 的值不正确`);
+    return v;
+  };
+  const date = () => {
+    const v = normalizeDateTime(text);
+    if (!v) throw badRequest(`查询条件 ${c.field.schema.title} 不是有效日期，应为 yyyy-MM-dd HH:mm:ss`);
+    return v;
+  };
+  switch (c.op) {
+    case '_like':
+      return like(`%${escapeLike(text)}%`);
+    case '_notlike':
+      return like(`%${escapeLike(text)}%`, true);
+    case '_likeleft':
+      return like(`%${escapeLike(text)}`);
+    case '_likeright':
+      return like(`${escapeLike(text)}%`);
+    case '_equal':
+      return eb(c.field.column, '=', typed());
+    case '_notequal':
+      return eb(c.field.column, '<>', typed());
+    case '_ge':
+      return eb(c.field.column, '>=', typed());
+    case '_le':
+      return eb(c.field.column, '<=', typed());
+    case '_gt':
+      return eb(c.field.column, '>', typed());
+    case '_lt':
+      return eb(c.field.column, '<', typed());
+    case '_datege':
+      return eb(c.field.column, '>=', date());
+    case '_dategt':
+      return eb(c.field.column, '>', date());
+    case '_datele':
+      return eb(c.field.column, '<=', date());
+    case '_datelt':
+      return eb(c.field.column, '<', date());
+    case '_dateequal':
+      return sql<SqlBool>`substr(${col}, 1, 10) = ${date().slice(0, 10)}`;
+    case '_null':
+      return eb(c.field.column, 'is', null);
+    case '_notnull':
+      return eb(c.field.column, 'is not', null);
+  }
+  throw badRequest(`不支持的查询条件 ${c.op}`);
+}
+
+/** ascs/descs hold snake_case column names (comma-separated); anything not a known column is refused. */
+export function parseSort(model: Model, params: Record<string, unknown>): { column: string; dir: 'asc' | 'desc' }[] {
+  const byColumn = new Map([...model.filterable.values()].map((f) => [f.column, f]));
+  const out: { column: string; dir: 'asc' | 'desc' }[] = [];
+  for (const dir of ['ascs', 'descs'] as const) {
+    const raw = params[dir];
+    if (!raw) continue;
+    for (const part of String(raw).split(',').map((s) => s.trim()).filter(Boolean)) {
+      const column = byColumn.has(part) ? part : model.filterable.get(part)?.column;
+      if (!column) throw badRequest(`排序字段 ${part} 不存在`);
+      out.push({ column, dir: dir === 'ascs' ? 'asc' : 'desc' });
+    }
+  }
+  if (!out.length && model.def.defaultSort) {
+    for (const part of model.def.defaultSort.split(',')) {
+      const [column, dir] = part.trim().split(/\s+/);
+      if (byColumn.has(column)) out.push({ column, dir: dir === 'desc' ? 'desc' : 'asc' });
+    }
+  }
+  if (!out.length && model.tree?.sortField) out.push({ column: model.filterable.get(model.tree.sortField)!.column, dir: 'asc' });
+  // A stable tie-breaker keeps pages from repeating rows.
+  out.push({ column: 'id', dir: out.length ? 'asc' : 'desc' });
+  return out;
+}
+
+export function parsePaging(params: Record<string, unknown>): { current: number; size: number } {
+  const current = Math.max(1, Math.floor(Number(params.current ?? 1)) || 1);
+  let size = Math.floor(Number(params.size ?? 10)) || 10;
+  if (size < 1) size = 10;
+  // -1 (MyBatis "no paging") and huge sizes are capped: exports have their own streamed calls.
+  if (size > 2000) size = 2000;
+  return { current, size };
+}

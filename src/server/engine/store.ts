@@ -1,0 +1,213 @@
+import { sql } from 'kysely';
+import type { Database, Db } from '../db/connect.ts';
+import { nextId } from '../db/ids.ts';
+import type { Model } from './model.ts';
+import { rowFromDb, toDb } from './model.ts';
+import { conditionSql, type Condition } from './query.ts';
+import { formatDateTime } from '../../shared/dates.ts';
+import { ApiError, badRequest, notFound } from '../http/envelope.ts';
+
+export const PLATFORM_TENANT = '000000';
+
+/** Who is acting: stamped on rows and used to scope every query. */
+export interface Actor {
+  tenantId: string;
+  userId: string;
+  deptId?: string;
+}
+
+export type Row = Record<string, unknown>;
+
+/**
+ * Tenant-scoped data access shared by the generic ops and the hand-written handlers.
+ * Every read and write takes the tenant; there is no call that reaches another tenant's rows.
+ */
+export class Store {
+  constructor(public database: Database) {}
+
+  get db(): Db {
+    return this.database.db;
+  }
+
+  get dialect() {
+    return this.database.kind;
+  }
+
+  /** The tenant whose rows a model reads: platform tables live in tenant 000000. */
+  tenantOf(model: Model, tenantId: string): string {
+    return model.platform ? PLATFORM_TENANT : tenantId;
+  }
+
+  base(model: Model, tenantId: string, db: Db = this.db) {
+    let q = db.selectFrom(model.table).where('tenant_id', '=', this.tenantOf(model, tenantId));
+    if (model.softDelete) q = q.where('is_deleted', '=', 0);
+    return q;
+  }
+
+  toRow(model: Model, raw: Row): Row {
+    return rowFromDb(model, raw, this.dialect);
+  }
+
+  async find(
+    model: Model,
+    tenantId: string,
+    opts: { where?: Row; conditions?: Condition[]; orderBy?: { column: string; dir: 'asc' | 'desc' }[]; limit?: number; offset?: number } = {},
+    db: Db = this.db,
+  ): Promise<Row[]> {
+    let q = this.base(model, tenantId, db).selectAll();
+    q = this.applyWhere(model, q, opts.where, opts.conditions);
+    for (const o of opts.orderBy ?? []) q = q.orderBy(o.column, o.dir);
+    if (opts.limit !== undefined) q = q.limit(opts.limit);
+    if (opts.offset) q = q.offset(opts.offset);
+    const rows = await q.execute();
+    return rows.map((r) => this.toRow(model, r as Row));
+  }
+
+  async count(model: Model, tenantId: string, opts: { where?: Row; conditions?: Condition[] } = {}): Promise<number> {
+    let q = this.base(model, tenantId).select((eb) => eb.fn.countAll().as('n'));
+    q = this.applyWhere(model, q, opts.where, opts.conditions);
+    const row = (await q.executeTakeFirst()) as { n: unknown } | undefined;
+    return Number(row?.n ?? 0);
+  }
+
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  applyWhere<Q extends { where: (...args: any[]) => any }>(model: Model, q: Q, where?: Row, conditions?: Condition[]): Q {
+    for (const [name, value] of Object.entries(where ?? {})) {
+      const field = model.filterable.get(name);
+      if (!field) throw new Error(`${model.name}: unknown field ${name}`);
+      if (Array.isArray(value)) {
+        if (!value.length) q = q.where(sql`1 = 0`);
+        else q = q.where(field.column, 'in', value.map((v) => toDb(field, v, this.dialect)));
+      } else if (value === null) q = q.where(field.column, 'is', null);
+      else q = q.where(field.column, '=', toDb(field, value, this.dialect));
+    }
+    for (const c of conditions ?? []) q = q.where((eb: Parameters<typeof conditionSql>[0]) => conditionSql(eb, c, this.dialect));
+    return q;
+  }
+
+  async get(model: Model, tenantId: string, id: string, db: Db = this.db): Promise<Row | undefined> {
+    const rows = await this.find(model, tenantId, { where: { id } }, db);
+    return rows[0];
+  }
+
+  async mustGet(model: Model, tenantId: string, id: string, db: Db = this.db): Promise<Row> {
+    const row = await this.get(model, tenantId, id, db);
+    if (!row) throw notFound();
+    return row;
+  }
+
+  /** Column values of an entity object (unknown and virtual keys dropped). */
+  columns(model: Model, data: Row, opts: { includeReadonly?: boolean } = {}): Row {
+    const out: Row = {};
+    for (const [name, value] of Object.entries(data)) {
+      const field = model.fields.get(name);
+      if (!field || value === undefined) continue;
+      if (field.readonly && !opts.includeReadonly) continue;
+      out[field.column] = toDb(field, value, this.dialect);
+    }
+    return out;
+  }
+
+  async insert(model: Model, actor: Actor, data: Row, opts: { db?: Db; includeReadonly?: boolean } = {}): Promise<Row> {
+    const now = formatDateTime();
+    const id = typeof data.id === 'string' && data.id ? data.id : nextId();
+    const values: Row = {
+      id,
+      tenant_id: this.tenantOf(model, actor.tenantId),
+      ...this.columns(model, data, { includeReadonly: opts.includeReadonly }),
+      create_user: actor.userId,
+      create_dept: actor.deptId ?? null,
+      create_time: now,
+      update_user: actor.userId,
+      update_time: now,
+      status: data.status === undefined || data.status === null || data.status === '' ? 1 : Number(data.status),
+      is_deleted: 0,
+      version: 1,
+    };
+    await (opts.db ?? this.db).insertInto(model.table).values(values).execute();
+    return { ...data, id, version: 1 };
+  }
+
+  /** Bulk insert in chunks (seeds, imports): one statement per chunk instead of one per row. */
+  async insertMany(model: Model, actor: Actor, rows: Row[], db: Db = this.db): Promise<void> {
+    const now = formatDateTime();
+    const values = rows.map((data) => ({
+      id: typeof data.id === 'string' && data.id ? data.id : nextId(),
+      tenant_id: this.tenantOf(model, actor.tenantId),
+      ...this.columns(model, data, { includeReadonly: true }),
+      create_user: actor.userId,
+      create_dept: actor.deptId ?? null,
+      create_time: now,
+      update_user: actor.userId,
+      update_time: now,
+      status: data.status === undefined ? 1 : Number(data.status),
+      is_deleted: 0,
+      version: 1,
+    }));
+    // Every row of a chunk must list the same columns.
+    const keys = [...new Set(values.flatMap((v) => Object.keys(v)))];
+    const uniform = values.map((v) => Object.fromEntries(keys.map((k) => [k, (v as Row)[k] ?? null])));
+    const chunk = Math.max(1, Math.floor(900 / keys.length));
+    for (let i = 0; i < uniform.length; i += chunk) {
+      await db.insertInto(model.table).values(uniform.slice(i, i + chunk)).execute();
+    }
+  }
+
+  /**
+   * One conditional update. With a version, a stale one is refused and nothing is written
+   * (optimistic lock); the row's version always moves on.
+   */
+  async update(
+    model: Model,
+    actor: Actor,
+    id: string,
+    data: Row,
+    opts: { version?: number; db?: Db; includeReadonly?: boolean; raw?: Row } = {},
+  ): Promise<number> {
+    const db = opts.db ?? this.db;
+    const values: Row = {
+      ...this.columns(model, data, { includeReadonly: opts.includeReadonly }),
+      ...(opts.raw ?? {}),
+      update_user: actor.userId,
+      update_time: formatDateTime(),
+      version: sql`version + 1`,
+    };
+    let q = db
+      .updateTable(model.table)
+      .set(values)
+      .where('tenant_id', '=', this.tenantOf(model, actor.tenantId))
+      .where('id', '=', id);
+    if (model.softDelete) q = q.where('is_deleted', '=', 0);
+    if (opts.version !== undefined) q = q.where('version', '=', opts.version);
+    const result = await q.executeTakeFirst();
+    const changed = Number(result.numUpdatedRows ?? 0);
+    if (!changed) {
+      const exists = await this.get(model, actor.tenantId, id, db);
+      if (!exists) throw notFound();
+      if (opts.version !== undefined) throw new ApiError(400, '数据已被他人修改，请刷新后重试');
+    }
+    return changed;
+  }
+
+  async softRemove(model: Model, actor: Actor, ids: string[], db: Db = this.db): Promise<number> {
+    if (!ids.length) throw badRequest('请选择至少一条数据');
+    const tenant = this.tenantOf(model, actor.tenantId);
+    if (model.softDelete) {
+      const result = await db
+        .updateTable(model.table)
+        .set({ is_deleted: 1, update_user: actor.userId, update_time: formatDateTime(), version: sql`version + 1` })
+        .where('is_deleted', '=', 0)
+        .where('tenant_id', '=', tenant)
+        .where('id', 'in', ids)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows ?? 0);
+    }
+    const result = await db.deleteFrom(model.table).where('tenant_id', '=', tenant).where('id', 'in', ids).executeTakeFirst();
+    const n = Number(result.numDeletedRows ?? 0);
+    return n;
+  }
+
+  transaction<T>(fn: (db: Db) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute(fn);
+  }
+}

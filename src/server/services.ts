@@ -1,0 +1,43 @@
+import type { ServerConfig } from './config.ts';
+import type { Database } from './db/connect.ts';
+import type { Registry } from './engine/registry.ts';
+import type { Model } from './engine/model.ts';
+import { Store } from './engine/store.ts';
+import { JwtSigner } from './auth/jwt.ts';
+import { Permissions } from './auth/permissions.ts';
+import type { Ctx } from './http/context.ts';
+
+export type Handler = (ctx: Ctx, model: Model) => Promise<unknown>;
+
+/** The server's shared parts, built once and handed to every route. */
+export class Services {
+  store: Store;
+  perms: Permissions;
+  handlers = new Map<string, Handler>();
+
+  constructor(
+    public config: ServerConfig,
+    public database: Database,
+    public registry: Registry,
+    public signer: JwtSigner,
+    public log: (level: 'info' | 'warn' | 'error', msg: string, extra?: Record<string, unknown>) => void,
+  ) {
+    this.store = new Store(database);
+    this.perms = new Permissions(this);
+  }
+
+  m(name: string): Model {
+    const model = this.registry.models.get(name);
+    if (!model) throw new Error(`unknown resource ${name}`);
+    return model;
+  }
+
+  get internal() {
+    return this.registry.internal;
+  }
+
+  register(name: string, handler: Handler) {
+    if (this.handlers.has(name)) throw new Error(`handler ${name} registered twice`);
+    this.handlers.set(name, handler);
+  }
+}

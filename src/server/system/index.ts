@@ -1,0 +1,17 @@
+import type { Services } from '../services.ts';
+import { registerMenuHandlers } from './menus.ts';
+import { registerUserHandlers } from './users.ts';
+import { registerDictHandlers } from './dicts.ts';
+import { registerConfigHandlers } from './config.ts';
+import { registerResourceHandlers } from './resources.ts';
+import { registerDeskHandlers } from './desk.ts';
+
+/** The hand-written handlers that schema endpoints name with `"op": "custom"`. */
+export function registerSystemHandlers(services: Services) {
+  registerMenuHandlers(services);
+  registerUserHandlers(services);
+  registerDictHandlers(services);
+  registerConfigHandlers(services);
+  registerResourceHandlers(services);
+  registerDeskHandlers(services);
+}

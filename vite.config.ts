@@ -1,0 +1,79 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import react from '@vitejs/plugin-react';
+import { defineConfig, type Plugin } from 'vite';
+import { themeBootScript } from './src/client/app/theme/palette.ts';
+import { website } from './src/client/app/website.ts';
+
+const root = dirname(fileURLToPath(import.meta.url));
+const require = createRequire(import.meta.url);
+const apiTarget = process.env.API_TARGET ?? 'http://127.0.0.1:8080';
+
+/** Applies the stored theme before the first paint: the script is inlined into <head>. */
+function themeBoot(): Plugin {
+  return {
+    name: 'erp-theme-boot',
+    transformIndexHtml: (html) =>
+      html.replace('<!--theme-boot-->', `<script>${themeBootScript(website.storageKey)}</script>`),
+  };
+}
+
+const MENU_ICONS_ID = 'virtual:menu-icons';
+
+/** Icon names (`source`) used by the seeded menu tree. */
+function seededIconNames(): string[] {
+  const file = resolve(root, 'schemas/menus.json');
+  if (!existsSync(file)) return [];
+  const names = new Set<string>();
+  const walk = (value: unknown): void => {
+    if (Array.isArray(value)) value.forEach(walk);
+    else if (value && typeof value === 'object') {
+      for (const [key, child] of Object.entries(value)) {
+        if (key === 'source' && typeof child === 'string' && /^[A-Z][A-Za-z]+$/.test(child)) names.add(child);
+        else walk(child);
+      }
+    }
+  };
+  walk(JSON.parse(readFileSync(file, 'utf8')));
+  const iconsDir = dirname(require.resolve('@ant-design/icons/package.json'));
+  return [...names].filter((name) => existsSync(resolve(iconsDir, 'es/icons', `${name}.js`))).sort();
+}
+
+/**
+ * `virtual:menu-icons`: a map of only the icons the seeded menus use, so the shell does not
+ * ship all of @ant-design/icons; other names fall back to a lazily loaded full set.
+ */
+function menuIcons(): Plugin {
+  const resolvedId = `\0${MENU_ICONS_ID}`;
+  return {
+    name: 'erp-menu-icons',
+    resolveId: (id) => (id === MENU_ICONS_ID ? resolvedId : undefined),
+    load(id) {
+      if (id !== resolvedId) return undefined;
+      this.addWatchFile(resolve(root, 'schemas/menus.json'));
+      const names = seededIconNames();
+      const imports = names.map((name) => `import ${name} from '@ant-design/icons/es/icons/${name}.js';`);
+      return `${imports.join('\n')}\nexport const menuIcons = { ${names.join(', ')} };\n`;
+    },
+  };
+}
+
+export default defineConfig({
+  root: resolve(root, 'src/client'),
+  publicDir: resolve(root, 'src/client/public'),
+  plugins: [react(), themeBoot(), menuIcons()],
+  build: {
+    outDir: resolve(root, 'dist/client'),
+    emptyOutDir: true,
+    chunkSizeWarningLimit: 1500,
+  },
+  server: {
+    port: 5173,
+    proxy: { '/api': { target: apiTarget, changeOrigin: true } },
+  },
+  preview: {
+    proxy: { '/api': { target: apiTarget, changeOrigin: true } },
+  },
+});
