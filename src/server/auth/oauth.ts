@@ -256,7 +256,7 @@ export function registerOAuthRoutes(app: FastifyInstance, services: Services) {
   const open = { noClient: true };
   route('GET', '/blade-auth/oauth/captcha', async () => {
     const { text, image } = drawCaptcha();
-    const key = crypto.randomUUID();
+    const key = crypto.randomUUID().replace(/-/g, ''); // fits the 32-character id column
     await services.store.insert(services.internal.captcha, { tenantId: PLATFORM_TENANT, userId: '0' }, { id: key, code: text, expireTime: nowPlus(30) });
     return { key, image };
   }, open);

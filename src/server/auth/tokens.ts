@@ -35,7 +35,8 @@ export async function issueTokens(
   const { store, signer, internal } = services;
   const refreshJti = crypto.randomUUID();
   const actor = { tenantId, userId: String(user.id) };
-  const sid = sessionId ?? crypto.randomUUID();
+  // Row ids are at most 32 characters (varchar(32) on PostgreSQL): a dashless UUID fits.
+  const sid = sessionId ?? crypto.randomUUID().replace(/-/g, '');
   const expireTime = formatDateTime(new Date(Date.now() + client.refreshTokenValidity * 1000));
   if (sessionId) {
     await store.update(internal.session, actor, sid, { refreshJti, expireTime });

@@ -1,0 +1,194 @@
+/**
+ * `npm run lint:schemas`: every resource file against the meta-schema, then the cross-references
+ * that JSON Schema cannot express. Problems print as `file:line: message`; exit 1 when any.
+ * Usage: tsx generators/lint.ts [schemasDir]
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Ajv } from 'ajv';
+import { jsonLines, lineOf } from './jsonpos.ts';
+import { checkExpression, type Expr } from '../src/shared/expr.ts';
+import type { DictSeed, MenuSeed, ResourceFile } from '../src/shared/resource.ts';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const schemasDir = path.resolve(process.argv[2] ?? path.join(root, 'schemas'));
+
+interface Problem {
+  file: string;
+  line: number;
+  message: string;
+}
+const problems: Problem[] = [];
+const warnings: Problem[] = [];
+
+interface Loaded<T> {
+  file: string;
+  data: T;
+  lines: Map<string, number>;
+}
+
+function load<T>(file: string): Loaded<T> | undefined {
+  const text = fs.readFileSync(file, 'utf8');
+  try {
+    return { file, data: JSON.parse(text) as T, lines: jsonLines(text) };
+  } catch (error) {
+    const m = /position (\d+)/.exec(String(error));
+    const line = m ? text.slice(0, Number(m[1])).split('\n').length : 1;
+    problems.push({ file, line, message: `JSON 语法错误: ${(error as Error).message}` });
+    return undefined;
+  }
+}
+
+const report = (l: Loaded<unknown>, pointer: string, message: string, warn = false) =>
+  (warn ? warnings : problems).push({ file: l.file, line: lineOf(l.lines, pointer), message });
+
+function walk(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const full = path.join(dir, e.name);
+    return e.isDirectory() ? walk(full) : e.name.endsWith('.json') ? [full] : [];
+  });
+}
+
+const meta = JSON.parse(fs.readFileSync(path.join(schemasDir, 'meta/resource.schema.json'), 'utf8'));
+const ajv = new Ajv({ allErrors: true, strict: false });
+const validateMeta = ajv.compile(meta);
+
+// Dictionaries
+const dictCodes = new Map<string, { biz: boolean }>();
+for (const file of walk(path.join(schemasDir, 'dicts'))) {
+  const l = load<{ dicts: DictSeed[] }>(file);
+  if (!l) continue;
+  l.data.dicts.forEach((d, i) => {
+    if (dictCodes.has(d.code)) report(l, `/dicts/${i}/code`, `字典编码 ${d.code} 重复`);
+    dictCodes.set(d.code, { biz: Boolean(d.biz) });
+    const keys = new Set<string>();
+    d.items.forEach((item, j) => {
+      if (keys.has(item.key)) report(l, `/dicts/${i}/items/${j}/key`, `字典 ${d.code} 的键值 ${item.key} 重复`);
+      keys.add(item.key);
+    });
+  });
+}
+
+// Resources
+const resources = new Map<string, Loaded<ResourceFile>>();
+const resourceFiles = walk(schemasDir).filter((f) => {
+  const rel = path.relative(schemasDir, f).split(path.sep);
+  return rel.length === 2 && rel[0] !== 'meta' && rel[0] !== 'dicts';
+});
+for (const file of resourceFiles) {
+  const l = load<ResourceFile>(file);
+  if (!l) continue;
+  if (!validateMeta(l.data)) {
+    for (const e of validateMeta.errors ?? []) report(l, e.instancePath, `元模式校验失败 ${e.instancePath || '/'}: ${e.message}`);
+    continue;
+  }
+  if (resources.has(l.data.resource)) report(l, '/resource', `资源名 ${l.data.resource} 与 ${resources.get(l.data.resource)!.file} 重复`);
+  if (path.basename(file, '.json') !== l.data.resource) report(l, '/resource', `文件名应为 ${l.data.resource}.json`);
+  resources.set(l.data.resource, l);
+}
+
+// Handlers the server implements (custom endpoints must name one).
+const handlerNames = new Set<string>();
+function tsFiles(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const full = path.join(dir, e.name);
+    return e.isDirectory() ? tsFiles(full) : e.name.endsWith('.ts') ? [full] : [];
+  });
+}
+for (const file of tsFiles(path.join(root, 'src/server'))) {
+  for (const m of fs.readFileSync(file, 'utf8').matchAll(/register\('([\w.]+)'/g)) handlerNames.add(m[1]);
+}
+
+const specText = fs
+  .readdirSync(path.join(root, '../shared/spec'))
+  .map((f) => fs.readFileSync(path.join(root, '../shared/spec', f), 'utf8'))
+  .join('\n')
+  .toLowerCase();
+
+const endpoints = new Map<string, string>();
+const permissions = new Map<string, string>();
+for (const [name, l] of resources) {
+  const r = l.data;
+  const props = r.entity.properties;
+  (r.entity.required ?? []).forEach((f, i) => {
+    if (!(f in props)) report(l, `/entity/required/${i}`, `必填字段 ${f} 不在 properties 中`);
+  });
+  for (const [field, schema] of Object.entries(props)) {
+    const at = `/entity/properties/${field}`;
+    if (schema['x-dict'] && !dictCodes.has(schema['x-dict'])) report(l, `${at}/x-dict`, `字典 ${schema['x-dict']} 未在 schemas/dicts 中定义`);
+    if (schema['x-dictBiz'] && !dictCodes.has(schema['x-dictBiz'])) report(l, `${at}/x-dictBiz`, `业务字典 ${schema['x-dictBiz']} 未在 schemas/dicts 中定义`);
+    if (schema['x-ref'] && !resources.has(schema['x-ref'])) report(l, `${at}/x-ref`, `引用的资源 ${schema['x-ref']} 不存在`);
+    if (schema['x-requiredIf'] !== undefined) {
+      for (const p of checkExpression(schema['x-requiredIf'] as Expr)) report(l, `${at}/x-requiredIf`, `表达式错误: ${p}`);
+    }
+  }
+  (r.lookups ?? []).forEach((lk, i) => {
+    const target = resources.get(lk.resource);
+    if (!target) return report(l, `/lookups/${i}/resource`, `查找的资源 ${lk.resource} 不存在`);
+    if (!(lk.take in target.data.entity.properties)) report(l, `/lookups/${i}/take`, `资源 ${lk.resource} 没有字段 ${lk.take}`);
+    if (!(lk.from in props)) report(l, `/lookups/${i}/from`, `字段 ${lk.from} 不存在`);
+  });
+  for (const key of ['parentField', 'titleField', 'sortField', 'keyField'] as const) {
+    const f = r.table.tree?.[key];
+    if (f && !(f in props) && !['id', 'status'].includes(f)) report(l, `/table/tree/${key}`, `树字段 ${f} 不在 properties 中`);
+  }
+  for (const [i, u] of (r.table.unique ?? []).entries()) {
+    u.fields.forEach((f, j) => {
+      if (!(f in props)) report(l, `/table/unique/${i}/fields/${j}`, `唯一约束字段 ${f} 不存在`);
+    });
+  }
+  if (r.permission) {
+    if (permissions.has(r.permission)) report(l, '/permission', `权限前缀 ${r.permission} 与资源 ${permissions.get(r.permission)} 重复`);
+    permissions.set(r.permission, name);
+  }
+  r.api.endpoints.forEach((e, i) => {
+    const full = e.path.startsWith('/') ? e.path : `${r.api.base}/${e.path}`;
+    const key = `${e.method} ${full}`;
+    if (endpoints.has(key)) report(l, `/api/endpoints/${i}`, `接口 ${key} 与资源 ${endpoints.get(key)} 重复`);
+    endpoints.set(key, name);
+    if (e.op === 'custom' && (!e.handler || !handlerNames.has(e.handler))) {
+      report(l, `/api/endpoints/${i}/handler`, `自定义接口的处理器 ${e.handler ?? '(未指定)'} 在 src/server 中不存在`);
+    }
+    if (!e.addition) {
+      // The catalogue names calls as "<entity>: op, op…" or full paths; both words must appear.
+      const segments = full.split('/').filter(Boolean);
+      const op = segments[segments.length - 1].toLowerCase();
+      const entity = (segments.length > 2 ? segments[segments.length - 2] : segments[0]).toLowerCase();
+      if (!specText.includes(op) || !specText.includes(entity.replace(/^blade-/, ''))) {
+        report(l, `/api/endpoints/${i}/path`, `接口 ${key} 不在规格的接口目录中；若是新增接口请标记 "addition": true`);
+      }
+    }
+  });
+}
+
+// Menus
+const menus = load<{ menus: MenuSeed[] }>(path.join(schemasDir, 'menus.json'));
+if (menus) {
+  const codes = new Map<string, string>();
+  const paths = new Set<string>();
+  let withoutPage = 0;
+  const visit = (items: MenuSeed[], pointer: string) =>
+    items.forEach((m, i) => {
+      const at = `${pointer}/${i}`;
+      if (codes.has(m.code)) report(menus, `${at}/code`, `菜单编码 ${m.code} 重复`);
+      codes.set(m.code, at);
+      if (paths.has(m.path)) report(menus, `${at}/path`, `菜单路径 ${m.path} 重复`);
+      paths.add(m.path);
+      if (m.resource) {
+        const name = m.resource.split('/').pop()!;
+        if (!resources.has(name)) report(menus, `${at}/resource`, `菜单 ${m.code} 的页面资源 ${m.resource} 不存在`);
+      } else if (!m.children?.length && !/^https?:/.test(m.path) && !m.path.includes('html')) withoutPage++;
+      if (m.billType && !/^\d{4}$/.test(m.billType)) report(menus, `${at}/billType`, `单据类型 ${m.billType} 应为4位数字`);
+      if (m.children) visit(m.children, `${at}/children`);
+    });
+  visit(menus.data.menus, '/menus');
+  if (withoutPage) {
+    warnings.push({ file: menus.file, line: 1, message: `${withoutPage} 个菜单叶子尚未对应 schema 页面（客户端显示“页面尚未构建”）` });
+  }
+}
+
+for (const w of warnings) console.log(`${path.relative(root, w.file)}:${w.line}: 警告: ${w.message}`);
+for (const p of problems) console.log(`${path.relative(root, p.file)}:${p.line}: ${p.message}`);
+console.log(`schema lint: ${resources.size} resources, ${endpoints.size} endpoints, ${dictCodes.size} dictionaries, ${problems.length} problems`);
+process.exit(problems.length ? 1 : 0);

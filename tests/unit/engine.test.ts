@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import { buildModel, fromDb, toDb } from '../../src/server/engine/model.ts';
+import { parseFilters, parsePaging, parseSort } from '../../src/server/engine/query.ts';
+import { validateEntity } from '../../src/server/engine/validate.ts';
+import { ApiError } from '../../src/server/http/envelope.ts';
+import type { ResourceFile } from '../../src/shared/resource.ts';
+
+const resource: ResourceFile = {
+  resource: 'demo',
+  title: '演示',
+  module: 'base',
+  table: { name: 'demo', defaultSort: 'create_time desc' },
+  api: { base: '/blade-base/demo', endpoints: [{ path: 'list', method: 'GET', op: 'page' }] },
+  entity: {
+    type: 'object',
+    properties: {
+      demoName: { type: 'string', title: '名称', maxLength: 5, errorMessage: { maxLength: '名称不能超过5个字符' } },
+      qty: { type: 'integer', title: '数量' },
+      price: { type: 'string', title: '单价', 'x-decimal': 5 },
+      phone: { type: 'string', title: '手机', pattern: '^1\\d{10}$', errorMessage: { pattern: '请输入正确的手机号码' } },
+      kind: { type: 'string', title: '类型' },
+      code: { type: 'string', title: '编码', 'x-requiredIf': { eq: [{ var: 'kind' }, 'coded'] } },
+    },
+    required: ['demoName'],
+    errorMessage: { required: { demoName: '请输入名称', code: '请输入编码' } },
+  },
+};
+const model = buildModel(resource);
+
+describe('decimal storage', () => {
+  const price = model.fields.get('price')!;
+  it('keeps exact decimals as scaled integers on SQLite and as text on PostgreSQL', () => {
+    expect(toDb(price, '12.34567', 'sqlite')).toBe(1234567n);
+    expect(fromDb(price, 1234567n, 'sqlite')).toBe('12.34567');
+    expect(toDb(price, '0.1', 'postgres')).toBe('0.1');
+    // 0.1 + 0.2 stays exact through the scaled form
+    const sum = (toDb(price, '0.1', 'sqlite') as bigint) + (toDb(price, '0.2', 'sqlite') as bigint);
+    expect(fromDb(price, sum, 'sqlite')).toBe('0.3');
+  });
+  it('rounds half up beyond the scale', () => {
+    expect(fromDb(price, toDb(price, '1.000005', 'sqlite'), 'sqlite')).toBe('1.00001');
+    expect(fromDb(price, toDb(price, '-1.000005', 'sqlite'), 'sqlite')).toBe('-1.00001');
+  });
+});
+
+describe('map-style filters', () => {
+  it('maps suffixes to operators and ignores unknown and reserved keys', () => {
+    const conditions = parseFilters(model, { demoName: 'a', qty_ge: '3', createTime_datege: '2026-01-01', bogus: 'x', current: '2', code_ignore: 'z' }, 'map');
+    expect(conditions.map((c) => [c.field.name, c.op])).toEqual([
+      ['demoName', '_like'],
+      ['qty', '_ge'],
+      ['createTime', '_datege'],
+    ]);
+  });
+  it('compares numbers exactly even without a suffix', () => {
+    expect(parseFilters(model, { qty: '3' }, 'map')[0].op).toBe('_equal');
+  });
+  it('entity style means equality', () => {
+    expect(parseFilters(model, { demoName: 'a' }, 'entity')[0].op).toBe('_equal');
+  });
+});
+
+describe('paging and sorting', () => {
+  it('defaults to page 1 of 10 and caps huge sizes', () => {
+    expect(parsePaging({})).toEqual({ current: 1, size: 10 });
+    expect(parsePaging({ current: '3', size: '30' })).toEqual({ current: 3, size: 30 });
+    expect(parsePaging({ size: '-1' }).size).toBe(10);
+    expect(parsePaging({ size: '999999' }).size).toBe(2000);
+  });
+  it('accepts snake_case columns and refuses unknown ones', () => {
+    expect(parseSort(model, { descs: 'demo_name', ascs: 'qty' })).toEqual([
+      { column: 'qty', dir: 'asc' },
+      { column: 'demo_name', dir: 'desc' },
+      { column: 'id', dir: 'asc' },
+    ]);
+    expect(() => parseSort(model, { ascs: 'drop table' })).toThrow(ApiError);
+    expect(parseSort(model, {})[0]).toEqual({ column: 'create_time', dir: 'desc' });
+  });
+});
+
+describe('validation with the schema messages', () => {
+  const fail = (data: Record<string, unknown>) => {
+    try {
+      validateEntity(resource.entity, data);
+    } catch (error) {
+      return (error as ApiError).data as { fieldErrors: Record<string, string> };
+    }
+    return undefined;
+  };
+  it('uses the per-field Chinese messages', () => {
+    expect(fail({})?.fieldErrors).toEqual({ demoName: '请输入名称' });
+    expect(fail({ demoName: '' })?.fieldErrors).toEqual({ demoName: '请输入名称' });
+    expect(fail({ demoName: '123456' })?.fieldErrors).toEqual({ demoName: '名称不能超过5个字符' });
+    expect(fail({ demoName: 'a', phone: '123' })?.fieldErrors).toEqual({ phone: '请输入正确的手机号码' });
+  });
+  it('writes a Chinese fallback for rules without a message', () => {
+    expect(fail({ demoName: 'a', qty: 'abc' })?.fieldErrors.qty).toMatch(/数量类型不正确/);
+  });
+  it('applies required-if expressions', () => {
+    expect(fail({ demoName: 'a', kind: 'coded' })?.fieldErrors).toEqual({ code: '请输入编码' });
+    expect(fail({ demoName: 'a', kind: 'plain' })).toBeUndefined();
+  });
+});
