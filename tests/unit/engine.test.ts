@@ -71,7 +71,7 @@ describe('paging and sorting', () => {
     expect(parseSort(model, { descs: 'demo_name', ascs: 'qty' })).toEqual([
       { column: 'qty', dir: 'asc' },
       { column: 'demo_name', dir: 'desc' },
-      { column: 'id', dir: 'asc' },
+      { column: 'id', dir: 'desc' },
     ]);
     expect(() => parseSort(model, { ascs: 'drop table' })).toThrow(ApiError);
     expect(parseSort(model, {})[0]).toEqual({ column: 'create_time', dir: 'desc' });

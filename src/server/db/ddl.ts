@@ -135,8 +135,9 @@ async function syncIndexes(database: Database, model: Model) {
   indexes.push(['createTime']);
   for (const index of indexes) {
     const cols = index.map((f) => columnOf(model, f));
-    const name = indexName('ix', model.table, cols);
-    await sql.raw(`create index if not exists ${name} on ${model.table} (tenant_id, ${cols.join(', ')})`).execute(database.db);
+    const name = indexName('ix', model.table, [...cols, 'id']);
+    // id last: pages sorted by (col, id) read straight from the index.
+    await sql.raw(`create index if not exists ${name} on ${model.table} (tenant_id, ${[...cols, 'id'].join(', ')})`).execute(database.db);
   }
   if (database.kind === 'postgres' && model.def.search?.length) {
     // Contains-search (LIKE %x%) is served by trigram indexes on PostgreSQL.

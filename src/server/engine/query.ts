@@ -124,8 +124,9 @@ export function parseSort(model: Model, params: Record<string, unknown>): { colu
     }
   }
   if (!out.length && model.tree?.sortField) out.push({ column: model.filterable.get(model.tree.sortField)!.column, dir: 'asc' });
-  // A stable tie-breaker keeps pages from repeating rows.
-  out.push({ column: 'id', dir: out.length ? 'asc' : 'desc' });
+  // A stable tie-breaker keeps pages from repeating rows; same direction as the last key so one
+  // index (tenant_id, key, id) serves the whole order without a sort.
+  if (!out.some((o) => o.column === 'id')) out.push({ column: 'id', dir: out.length ? out[out.length - 1].dir : 'desc' });
   return out;
 }
 

@@ -35,6 +35,9 @@ export async function makeContext(services: Services, req: FastifyRequest, reply
   return { services, caller, params, query, body: req.body, req, reply };
 }
 
+/** Writes to these resources change what callers may do, so the cached grants and scopes are dropped at once. */
+const PERMISSION_SOURCES = new Set(['menu', 'role', 'api-scope', 'data-scope']);
+
 /** Registers every endpoint of every resource file: one generic pipeline, no per-resource code. */
 export function registerResourceRoutes(app: FastifyInstance, services: Services) {
   const route = serviceRoutes(app);
@@ -61,6 +64,7 @@ export function registerResourceRoutes(app: FastifyInstance, services: Services)
           return result === undefined ? status(true) : ok(result);
         }
         const { data, message } = await runOp(ctx, model, endpoint);
+        if (caller && endpoint.method === 'POST' && PERMISSION_SOURCES.has(model.name)) services.perms.invalidate(caller.tenantId);
         if (data === null && endpoint.op !== 'detail') return status(true, message);
         return ok(data, message);
       }, { endpoint: `${endpoint.method} ${path}` });
