@@ -3,7 +3,8 @@ import type { Expr } from './expr.ts';
 
 export type Op =
   | 'page' | 'list' | 'select' | 'detail' | 'submit' | 'save' | 'update' | 'remove'
-  | 'enable' | 'disable' | 'tree' | 'lazyTree' | 'lazyList' | 'childList' | 'parentList' | 'custom';
+  | 'enable' | 'disable' | 'tree' | 'lazyTree' | 'lazyList' | 'childList' | 'parentList'
+  | 'code' | 'timeStampCode' | 'setFields' | 'tagOn' | 'tagOff' | 'import' | 'export' | 'custom';
 
 export interface EndpointDef {
   path: string;

@@ -8,6 +8,7 @@ import { fillLookups } from './lookups.ts';
 import { keysWithChildren, nest, toNode, treeKey, treeParent } from './trees.ts';
 import { validateEntity } from './validate.ts';
 import { ApiError, badRequest } from '../http/envelope.ts';
+import { exportRows, importRows, nextCode, setFields, tag, timeStampCode } from './actions.ts';
 
 export interface OpResult {
   data: unknown;
@@ -134,9 +135,10 @@ function stripReadonly(model: Model, input: Row): Row {
   return data;
 }
 
-export async function insertEntity(ctx: Ctx, model: Model, input: Row): Promise<Row> {
+/** `owned` holds server-decided values of read-only fields (a new tenant's code…), set after the caller's input is stripped. */
+export async function insertEntity(ctx: Ctx, model: Model, input: Row, owned: Row = {}): Promise<Row> {
   const caller = mustCaller(ctx);
-  const data = stripReadonly(model, input);
+  const data = { ...stripReadonly(model, input), ...owned };
   delete data.id;
   joinArrays(model, data);
   applyDefaults(model, data);
@@ -275,6 +277,21 @@ export async function runOp(ctx: Ctx, model: Model, endpoint: EndpointDef): Prom
     case 'disable':
       await setStatus(ctx, model, 2);
       return { data: null };
+    case 'code':
+      return { data: await nextCode(ctx, model, endpoint) };
+    case 'timeStampCode':
+      return { data: timeStampCode(endpoint) };
+    case 'setFields':
+      await setFields(ctx, model, endpoint);
+      return { data: null };
+    case 'tagOn':
+    case 'tagOff':
+      await tag(ctx, model, endpoint, endpoint.op === 'tagOn');
+      return { data: null };
+    case 'export':
+      return { data: await exportRows(ctx, model, endpoint) };
+    case 'import':
+      return { data: await importRows(ctx, model), message: '导入成功' };
     case 'custom':
       throw new ApiError(500, `custom op dispatched to runOp: ${endpoint.handler}`);
   }
@@ -299,7 +316,12 @@ export function endpointPerm(model: Model, endpoint: EndpointDef): string | unde
     case 'update':
     case 'enable':
     case 'disable':
+    case 'setFields':
+    case 'tagOn':
+    case 'tagOff':
       return `${prefix}_edit`;
+    case 'import':
+      return `${prefix}_add`;
     case 'remove':
       return `${prefix}_delete`;
     default:

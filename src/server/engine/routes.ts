@@ -9,10 +9,8 @@ import { ApiError, forbidden, ok, status } from '../http/envelope.ts';
 import { serviceRoutes } from '../http/paths.ts';
 import { PLATFORM_TENANT } from './store.ts';
 
-/** A handler's answer sent as is (bare JSON, a file stream) instead of inside R. */
-export class RawReply {
-  constructor(public body: unknown) {}
-}
+import { RawReply } from './raw.ts';
+export { RawReply };
 
 export function fullPath(model: Model, endpoint: EndpointDef): string {
   if (endpoint.path.startsWith('/')) return endpoint.path;
@@ -64,6 +62,7 @@ export function registerResourceRoutes(app: FastifyInstance, services: Services)
           return result === undefined ? status(true) : ok(result);
         }
         const { data, message } = await runOp(ctx, model, endpoint);
+        if (data instanceof RawReply) return data.body;
         if (caller && endpoint.method === 'POST' && PERMISSION_SOURCES.has(model.name)) services.perms.invalidate(caller.tenantId);
         if (data === null && endpoint.op !== 'detail') return status(true, message);
         return ok(data, message);

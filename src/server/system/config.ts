@@ -59,8 +59,8 @@ export function registerConfigHandlers(services: Services) {
       const candidate = String(crypto.randomInt(100000, 1000000));
       if (!(await store.find(model, PLATFORM_TENANT, { where: { tenantId: candidate } })).length) tenantId = candidate;
     }
-    const row = await insertEntity(ctx, model, data);
-    await store.update(model, caller, String(row.id), { tenantId }, { includeReadonly: true });
+    // The code goes in with the row: tenant_code is not null, so it cannot be filled in afterwards.
+    const row = await insertEntity(ctx, model, data, { tenantId });
     await seedTenant(services, tenantId, String(data.tenantName));
     return store.get(model, PLATFORM_TENANT, String(row.id));
   });
