@@ -119,6 +119,13 @@ for (const [name, l] of resources) {
     if (schema['x-dict'] && !dictCodes.has(schema['x-dict'])) report(l, `${at}/x-dict`, `字典 ${schema['x-dict']} 未在 schemas/dicts 中定义`);
     if (schema['x-dictBiz'] && !dictCodes.has(schema['x-dictBiz'])) report(l, `${at}/x-dictBiz`, `业务字典 ${schema['x-dictBiz']} 未在 schemas/dicts 中定义`);
     if (schema['x-ref'] && !resources.has(schema['x-ref'])) report(l, `${at}/x-ref`, `引用的资源 ${schema['x-ref']} 不存在`);
+    if (schema['x-lines']) {
+      const target = resources.get(schema['x-lines']);
+      if (!target) report(l, `${at}/x-lines`, `明细资源 ${schema['x-lines']} 不存在`);
+      else if (!(String(schema['x-parentField'] ?? 'parentId') in target.data.entity.properties)) {
+        report(l, `${at}/x-parentField`, `明细资源 ${schema['x-lines']} 没有字段 ${schema['x-parentField'] ?? 'parentId'}`);
+      }
+    }
     if (schema['x-requiredIf'] !== undefined) {
       for (const p of checkExpression(schema['x-requiredIf'] as Expr)) report(l, `${at}/x-requiredIf`, `表达式错误: ${p}`);
     }

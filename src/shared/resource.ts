@@ -61,6 +61,9 @@ export interface FieldSchema {
   'x-ref'?: string;
   'x-multi'?: boolean;
   'x-requiredIf'?: Expr;
+  /** Array field whose items are rows of another resource, linked by x-parentField. */
+  'x-lines'?: string;
+  'x-parentField'?: string;
   errorMessage?: unknown;
   [key: string]: unknown;
 }

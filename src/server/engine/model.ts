@@ -69,7 +69,7 @@ export function buildModel(resource: ResourceFile): Model {
   const fields = new Map<string, FieldModel>();
   for (const [name, schema] of Object.entries(resource.entity.properties)) {
     // A base name is only a stored field of its own when it names another column (tenant.tenantId).
-    if ((BASE_NAMES.has(name) && !schema['x-column']) || schema['x-virtual']) continue;
+    if ((BASE_NAMES.has(name) && !schema['x-column']) || schema['x-virtual'] || schema['x-lines']) continue;
     const kind = fieldKind(schema);
     const decimal = schema['x-decimal'];
     fields.set(name, {

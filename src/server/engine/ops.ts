@@ -8,6 +8,7 @@ import { fillLookups } from './lookups.ts';
 import { keysWithChildren, nest, toNode, treeKey, treeParent } from './trees.ts';
 import { validateEntity } from './validate.ts';
 import { ApiError, badRequest } from '../http/envelope.ts';
+import { loadLines, saveLines, validateLines } from './lines.ts';
 import { exportRows, importRows, nextCode, setFields, tag, timeStampCode } from './actions.ts';
 
 export interface OpResult {
@@ -143,10 +144,15 @@ export async function insertEntity(ctx: Ctx, model: Model, input: Row, owned: Ro
   joinArrays(model, data);
   applyDefaults(model, data);
   if (model.resource) validateEntity(model.resource.entity, data);
-  await checkUnique(ctx, model, data);
-  await prepareTreeFields(ctx, model, data);
-  const saved = await ctx.services.store.insert(model, caller, data, { includeReadonly: true });
-  return (await ctx.services.store.get(model, caller.tenantId, String(saved.id)))!;
+  validateLines(ctx, model, data);
+  const { store } = ctx.services;
+  return store.transaction(async () => {
+    await checkUnique(ctx, model, data);
+    await prepareTreeFields(ctx, model, data);
+    const saved = await store.insert(model, caller, data, { includeReadonly: true });
+    await saveLines(ctx, model, String(saved.id), data);
+    return (await store.get(model, caller.tenantId, String(saved.id)))!;
+  });
 }
 
 export async function updateEntity(ctx: Ctx, model: Model, input: Row): Promise<Row> {
@@ -162,14 +168,18 @@ export async function updateEntity(ctx: Ctx, model: Model, input: Row): Promise<
   const version = Number(data.version);
   const merged = { ...existing, ...data };
   if (model.resource) validateEntity(model.resource.entity, merged);
-  await checkUnique(ctx, model, merged, id);
-  if (model.tree && data[model.tree.parentField] !== undefined) {
-    const parentKey = String(data[model.tree.parentField] ?? '');
-    if (parentKey === treeKey(model, existing)) throw badRequest('上级不能选择自身');
-    await prepareTreeFields(ctx, model, data);
-  }
-  await store.update(model, caller, id, data, { version, includeReadonly: true });
-  return (await store.get(model, caller.tenantId, id))!;
+  validateLines(ctx, model, data);
+  return store.transaction(async () => {
+    await checkUnique(ctx, model, merged, id);
+    if (model.tree && data[model.tree.parentField] !== undefined) {
+      const parentKey = String(data[model.tree.parentField] ?? '');
+      if (parentKey === treeKey(model, existing)) throw badRequest('上级不能选择自身');
+      await prepareTreeFields(ctx, model, data);
+    }
+    await store.update(model, caller, id, data, { version, includeReadonly: true });
+    await saveLines(ctx, model, id, data);
+    return (await store.get(model, caller.tenantId, id))!;
+  });
 }
 
 async function remove(ctx: Ctx, model: Model) {
@@ -252,6 +262,7 @@ export async function runOp(ctx: Ctx, model: Model, endpoint: EndpointDef): Prom
       if (!Object.keys(where).length) throw badRequest('缺少查询参数 id');
       const rows = await store.find(model, caller.tenantId, { where, limit: 1 });
       await fillLookups(ctx.services, model, caller.tenantId, rows);
+      await loadLines(ctx, model, rows);
       return { data: rows[0] ?? null };
     }
     case 'submit': {

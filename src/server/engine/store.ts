@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { sql } from 'kysely';
 import type { Database, Db } from '../db/connect.ts';
 import { nextId } from '../db/ids.ts';
@@ -23,10 +24,13 @@ export type Row = Record<string, unknown>;
  * Every read and write takes the tenant; there is no call that reaches another tenant's rows.
  */
 export class Store {
+  /** The open transaction of the current async call chain, so nested calls join it. */
+  private current = new AsyncLocalStorage<Db>();
+
   constructor(public database: Database) {}
 
   get db(): Db {
-    return this.database.db;
+    return this.current.getStore() ?? this.database.db;
   }
 
   get dialect() {
@@ -207,7 +211,10 @@ export class Store {
     return n;
   }
 
+  /** Runs fn in one transaction; every store call inside it (however deep) uses that transaction. */
   transaction<T>(fn: (db: Db) => Promise<T>): Promise<T> {
-    return this.db.transaction().execute(fn);
+    const open = this.current.getStore();
+    if (open) return fn(open);
+    return this.database.db.transaction().execute((trx) => this.current.run(trx, () => fn(trx)));
   }
 }
