@@ -251,7 +251,25 @@ async function token(services: Services, req: FastifyRequest, reply: FastifyRepl
 
 export function registerOAuthRoutes(app: FastifyInstance, services: Services) {
   const route = serviceRoutes(app);
-  route('POST', '/blade-auth/oauth/token', (req, reply) => token(services, req, reply));
+  const doc = (summary: string, query: Record<string, string> = {}) => ({
+    doc: {
+      summary,
+      tags: ['认证 (blade-auth)'],
+      public: true,
+      querystring: { type: 'object', properties: Object.fromEntries(Object.entries(query).map(([k, d]) => [k, { type: 'string', description: d }])) },
+    },
+  });
+  route('POST', '/blade-auth/oauth/token', (req, reply) => token(services, req, reply), doc('获取令牌（OAuth2，参数在查询串或表单中；失败返回 HTTP 400 {error, error_description}）', {
+    grant_type: 'password | captcha | refresh_token | sms_code | social',
+    tenantId: '租户ID（也可用 tenant_id 或请求头 Tenant-Id）',
+    username: '账号',
+    password: '密码的 md5 十六进制',
+    refresh_token: '刷新令牌（grant_type=refresh_token）',
+    phone: '手机号（grant_type=sms_code）',
+    code: '短信验证码或第三方授权码',
+    smsId: '短信验证码ID',
+    source: '第三方来源（grant_type=social）',
+  }));
 
   const open = { noClient: true };
   route('GET', '/blade-auth/oauth/captcha', async () => {
@@ -259,7 +277,7 @@ export function registerOAuthRoutes(app: FastifyInstance, services: Services) {
     const key = crypto.randomUUID().replace(/-/g, ''); // fits the 32-character id column
     await services.store.insert(services.internal.captcha, { tenantId: PLATFORM_TENANT, userId: '0' }, { id: key, code: text, expireTime: nowPlus(30) });
     return { key, image };
-  }, open);
+  }, { ...open, ...doc('图形验证码 {key, image}') });
 
   route('GET', '/blade-auth/oauth/logout', async (req) => {
     try {
@@ -269,7 +287,7 @@ export function registerOAuthRoutes(app: FastifyInstance, services: Services) {
       // logging out with a dead token is still a logout
     }
     return { success: 'true', msg: 'success' };
-  }, open);
+  }, { ...open, ...doc('退出登录（吊销会话）') });
 
   route('GET', '/blade-auth/oauth/clear-cache', async (req) => {
     const caller = await authenticate(services, req);
@@ -295,7 +313,7 @@ export function registerOAuthRoutes(app: FastifyInstance, services: Services) {
     // Unknown phones get the same answer (no account probing) but no message.
     if (user) await sendSms(services, tenantId, phone, `您的登录验证码为 ${code}，5分钟内有效。`);
     return ok({ id: row.id });
-  });
+  }, doc('发送登录短信验证码', { tenantId: '租户ID', phone: '手机号' }));
 
   // Social sign-in starts here: the browser is sent to the provider's authorize page.
   route('GET', '/blade-auth/oauth/render/:source', async (req, reply) => {

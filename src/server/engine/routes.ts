@@ -7,6 +7,7 @@ import { authenticate } from '../auth/tokens.ts';
 import type { Caller, Ctx } from '../http/context.ts';
 import { ApiError, forbidden, ok, status } from '../http/envelope.ts';
 import { serviceRoutes } from '../http/paths.ts';
+import type { RouteDoc } from '../http/docs.ts';
 import { PLATFORM_TENANT } from './store.ts';
 
 import { RawReply } from './raw.ts';
@@ -26,6 +27,55 @@ function mergedParams(req: FastifyRequest): { params: Record<string, unknown>; q
     Object.assign(params, body as Record<string, unknown>);
   }
   return { params, query };
+}
+
+const READ_OPS = new Set(['page', 'list', 'select', 'tree', 'lazyTree', 'lazyList', 'childList', 'parentList', 'export']);
+
+/** Query and body description of an endpoint, from the entity schema (OpenAPI only; not used to validate). */
+function routeDoc(model: Model, endpoint: EndpointDef): RouteDoc {
+  const resource = model.resource!;
+  const props: Record<string, unknown> = {};
+  const fieldProps = () => {
+    for (const [name, schema] of Object.entries(resource.entity.properties)) {
+      if (schema['x-secret'] || schema['x-lines']) continue;
+      props[name] = { type: 'string', description: `${schema.title}（map 规则：名称=包含，_equal 等于，_ge/_le 范围，_datege/_datele 日期）` };
+    }
+  };
+  let body: Record<string, unknown> | undefined;
+  if (READ_OPS.has(endpoint.op)) {
+    if (endpoint.op === 'page' || endpoint.op === 'parentList') {
+      props.current = { type: 'integer', description: '页码，从1开始' };
+      props.size = { type: 'integer', description: '每页条数，默认10' };
+    }
+    props.ascs = { type: 'string', description: '升序列（下划线列名，逗号分隔）' };
+    props.descs = { type: 'string', description: '降序列（下划线列名，逗号分隔）' };
+    if (endpoint.op === 'lazyTree' || endpoint.op === 'lazyList' || endpoint.op === 'childList') props.parentId = { type: 'string' };
+    fieldProps();
+  } else if (endpoint.op === 'detail') {
+    props.id = { type: 'string', description: '主键' };
+  } else if (['remove', 'enable', 'disable', 'setFields', 'tagOn', 'tagOff'].includes(endpoint.op)) {
+    props.ids = { type: 'string', description: '主键，逗号分隔' };
+    props.id = { type: 'string' };
+    props.version = { type: 'integer', description: '版本号（乐观锁）' };
+    for (const f of (endpoint.params?.fields as string[] | undefined) ?? []) props[f] = { type: 'string' };
+    if (endpoint.op === 'tagOn' || endpoint.op === 'tagOff') props.tagId = { type: 'string' };
+  } else if (['submit', 'save', 'update'].includes(endpoint.op)) {
+    const clean: Record<string, unknown> = {};
+    for (const [name, schema] of Object.entries(resource.entity.properties)) {
+      if (schema['x-secret'] && name !== 'password') continue;
+      clean[name] = { type: Array.isArray(schema.type) ? schema.type[0] : (schema.type ?? 'string'), description: schema.title };
+    }
+    clean.version = { type: 'integer', description: '版本号：修改时必填' };
+    body = { type: 'object', required: resource.entity.required ?? [], properties: clean };
+  }
+  return {
+    summary: `${resource.title} · ${endpoint.path}${endpoint.addition ? '（新增接口）' : ''}`,
+    tags: [`${resource.title} (${resource.resource})`],
+    querystring: Object.keys(props).length ? { type: 'object', properties: props } : undefined,
+    body,
+    consumes: endpoint.op === 'import' ? ['multipart/form-data'] : undefined,
+    public: endpoint.public,
+  };
 }
 
 export async function makeContext(services: Services, req: FastifyRequest, reply: FastifyReply, caller: Caller | null): Promise<Ctx> {
@@ -66,7 +116,7 @@ export function registerResourceRoutes(app: FastifyInstance, services: Services)
         if (caller && endpoint.method === 'POST' && PERMISSION_SOURCES.has(model.name)) services.perms.invalidate(caller.tenantId);
         if (data === null && endpoint.op !== 'detail') return status(true, message);
         return ok(data, message);
-      }, { endpoint: `${endpoint.method} ${path}` });
+      }, { endpoint: `${endpoint.method} ${path}`, doc: routeDoc(model, endpoint) });
     }
   }
 }

@@ -10,6 +10,7 @@ import { authenticateClient } from '../auth/clients.ts';
 import { registerOAuthRoutes } from '../auth/oauth.ts';
 import { registerResourceRoutes } from '../engine/routes.ts';
 import { registerFileRoutes } from '../files/routes.ts';
+import { registerDocs } from './docs.ts';
 import { recordApiCall, recordServerError } from '../system/logs.ts';
 
 const SERVICE_PREFIX = /^\/(api\/)?blade-[a-z-]+\//;
@@ -24,7 +25,8 @@ export async function createHttpApp(services: Services, opts: { logger?: boolean
     routerOptions: { ignoreTrailingSlash: true },
   });
   await app.register(formbody);
-  await app.register(multipart, { limits: { fileSize: services.config.uploadLimit, files: 1 } });
+  // preservePath: the upload check must see the name as sent (busboy would cut `../../x.png` down to `x.png`).
+  await app.register(multipart, { preservePath: true, limits: { fileSize: services.config.uploadLimit, files: 1 } });
 
   // Some clients post an empty body with a JSON content type: treat it as no body, not an error.
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
@@ -76,6 +78,7 @@ export async function createHttpApp(services: Services, opts: { logger?: boolean
     reply.code(500).send({ code: 500, success: false, data: null, msg: '服务器内部错误,请稍后重试' });
   });
 
+  await registerDocs(app, services);
   registerOAuthRoutes(app, services);
   registerResourceRoutes(app, services);
   registerFileRoutes(app, services);
