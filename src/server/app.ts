@@ -33,6 +33,7 @@ export async function createServer(config: ServerConfig, opts: { schemasDir?: st
     const services = new Services(config, database, registry, new JwtSigner(loadSecret(config.dataDir, config.jwtSecret)), log);
     registerSystemHandlers(services);
     await seed(services);
+    for (const model of registry.models.values()) await services.store.recount(model);
     const app = await createHttpApp(services, { logger: config.logRequests });
     return {
       app,

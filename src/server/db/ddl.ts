@@ -38,6 +38,9 @@ async function ensureStateTable(database: Database) {
   await sql`create table if not exists erp_schema_state (table_name varchar(64) primary key, columns text not null)`.execute(
     database.db,
   );
+  await sql`create table if not exists erp_row_count (tenant_id varchar(12) not null, table_name varchar(64) not null, n bigint not null, primary key (tenant_id, table_name))`.execute(
+    database.db,
+  );
 }
 
 async function readState(database: Database, table: string): Promise<Record<string, string> | undefined> {
@@ -139,6 +142,7 @@ async function syncIndexes(database: Database, model: Model) {
     // id last: pages sorted by (col, id) read straight from the index.
     await sql.raw(`create index if not exists ${name} on ${model.table} (tenant_id, ${[...cols, 'id'].join(', ')})`).execute(database.db);
   }
+  if (database.kind === 'sqlite') await syncTrigramSqlite(database, model);
   if (database.kind === 'postgres' && model.def.search?.length) {
     // Contains-search (LIKE %x%) is served by trigram indexes on PostgreSQL.
     const ok = await ensureTrigram(database);
@@ -164,4 +168,34 @@ async function ensureTrigram(database: Database): Promise<boolean> {
   }
   trigram.set(database, ok);
   return ok;
+}
+
+/**
+ * SQLite: an external-content FTS5 table with the trigram tokenizer over the `table.search`
+ * columns, kept in step by triggers, so contains-searches of 3+ characters use an index.
+ * Recreated (and rebuilt) when the list of search columns changes.
+ */
+async function syncTrigramSqlite(database: Database, model: Model) {
+  const fields = model.platform ? [] : (model.def.search ?? []);
+  const cols = fields.map((f) => columnOf(model, f));
+  const fts = `${model.table}_fts`;
+  const key = `${model.table}#fts`;
+  const wanted = cols.join(',');
+  const state = await sql<{ columns: string }>`select columns from erp_schema_state where table_name = ${key}`.execute(database.db);
+  const current = state.rows[0]?.columns;
+  if (current === wanted) return;
+  for (const suffix of ['ai', 'ad', 'au']) await sql.raw(`drop trigger if exists ${model.table}_fts_${suffix}`).execute(database.db);
+  await sql.raw(`drop table if exists ${fts}`).execute(database.db);
+  if (cols.length) {
+    const list = cols.join(', ');
+    const news = cols.map((c) => `new.${c}`).join(', ');
+    const olds = cols.map((c) => `old.${c}`).join(', ');
+    await sql.raw(`create virtual table ${fts} using fts5(${list}, content='${model.table}', content_rowid='rowid', tokenize='trigram')`).execute(database.db);
+    await sql.raw(`create trigger ${model.table}_fts_ai after insert on ${model.table} begin insert into ${fts}(rowid, ${list}) values (new.rowid, ${news}); end`).execute(database.db);
+    await sql.raw(`create trigger ${model.table}_fts_ad after delete on ${model.table} begin insert into ${fts}(${fts}, rowid, ${list}) values ('delete', old.rowid, ${olds}); end`).execute(database.db);
+    await sql.raw(`create trigger ${model.table}_fts_au after update of ${list} on ${model.table} begin insert into ${fts}(${fts}, rowid, ${list}) values ('delete', old.rowid, ${olds}); insert into ${fts}(rowid, ${list}) values (new.rowid, ${news}); end`).execute(database.db);
+    await sql.raw(`insert into ${fts}(${fts}) values ('rebuild')`).execute(database.db);
+  }
+  await sql`delete from erp_schema_state where table_name = ${key}`.execute(database.db);
+  await sql`insert into erp_schema_state (table_name, columns) values (${key}, ${wanted})`.execute(database.db);
 }

@@ -17,6 +17,8 @@ export interface Condition {
   field: FieldModel;
   op: string;
   value: unknown;
+  /** SQLite trigram index serving contains-searches on this field (table.search). */
+  fts?: string;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -41,7 +43,8 @@ export function parseFilters(model: Model, params: Record<string, unknown>, styl
     if (!field || field.secret) continue;
     // Numbers and ids compare exactly even without a suffix: LIKE on them is never what a caller means.
     if (op === '_like' && !suffix && (field.kind === 'integer' || field.kind === 'decimal' || name === 'id')) op = '_equal';
-    out.push({ field, op, value: String(value) });
+    const fts = model.def.search?.includes(name) && !model.platform ? `${model.table}_fts` : undefined;
+    out.push({ field, op, value: String(value), fts });
   }
   return out;
 }
@@ -67,6 +70,11 @@ export function conditionSql(eb: EB, c: Condition, dialect: 'sqlite' | 'postgres
   };
   switch (c.op) {
     case '_like':
+      // Three characters or more: the trigram index answers instead of scanning every row.
+      if (dialect === 'sqlite' && c.fts && [...text].length >= 3) {
+        const phrase = `"${text.replace(/"/g, '""')}"`;
+        return sql<SqlBool>`rowid in (select rowid from ${sql.ref(c.fts)} where ${sql.ref(c.field.column)} match ${phrase})`;
+      }
       return like(`%${escapeLike(text)}%`);
     case '_notlike':
       return like(`%${escapeLike(text)}%`, true);

@@ -67,7 +67,40 @@ export class Store {
     return rows.map((r) => this.toRow(model, r as Row));
   }
 
+  /**
+   * Live rows per tenant and table, kept in erp_row_count by every insert and delete in the same
+   * transaction, so an unfiltered page total is one key lookup instead of counting a million rows.
+   */
+  private counted(model: Model): boolean {
+    return Boolean(model.resource);
+  }
+
+  async adjustCount(model: Model, tenantId: string, delta: number, db: Db = this.db): Promise<void> {
+    if (!delta || !this.counted(model)) return;
+    const tenant = this.tenantOf(model, tenantId);
+    await sql`insert into erp_row_count (tenant_id, table_name, n) values (${tenant}, ${model.table}, ${delta})
+      on conflict (tenant_id, table_name) do update set n = erp_row_count.n + ${delta}`.execute(db);
+  }
+
+  /** Recounts every tenant's live rows of a table (at start, so counters never drift for long). */
+  async recount(model: Model): Promise<void> {
+    if (!this.counted(model)) return;
+    await this.transaction(async (db) => {
+      let q = db.selectFrom(model.table).select(['tenant_id', (eb) => eb.fn.countAll().as('n')]).groupBy('tenant_id');
+      if (model.softDelete) q = q.where('is_deleted', '=', 0);
+      const rows = (await q.execute()) as { tenant_id: string; n: unknown }[];
+      await sql`delete from erp_row_count where table_name = ${model.table}`.execute(db);
+      for (const r of rows) {
+        await sql`insert into erp_row_count (tenant_id, table_name, n) values (${r.tenant_id}, ${model.table}, ${Number(r.n)})`.execute(db);
+      }
+    });
+  }
+
   async count(model: Model, tenantId: string, opts: { where?: Row; conditions?: Condition[] } = {}): Promise<number> {
+    if (this.counted(model) && !opts.conditions?.length && !Object.keys(opts.where ?? {}).length) {
+      const hit = await sql<{ n: unknown }>`select n from erp_row_count where tenant_id = ${this.tenantOf(model, tenantId)} and table_name = ${model.table}`.execute(this.db);
+      return Number(hit.rows[0]?.n ?? 0);
+    }
     let q = this.base(model, tenantId).select((eb) => eb.fn.countAll().as('n'));
     q = this.applyWhere(model, q, opts.where, opts.conditions);
     const row = (await q.executeTakeFirst()) as { n: unknown } | undefined;
@@ -128,7 +161,10 @@ export class Store {
       is_deleted: 0,
       version: 1,
     };
-    await (opts.db ?? this.db).insertInto(model.table).values(values).execute();
+    await this.transaction(async (db) => {
+      await db.insertInto(model.table).values(values).execute();
+      await this.adjustCount(model, actor.tenantId, 1, db);
+    });
     return { ...data, id, version: 1 };
   }
 
@@ -152,9 +188,13 @@ export class Store {
     const keys = [...new Set(values.flatMap((v) => Object.keys(v)))];
     const uniform = values.map((v) => Object.fromEntries(keys.map((k) => [k, (v as Row)[k] ?? null])));
     const chunk = Math.max(1, Math.floor(900 / keys.length));
-    for (let i = 0; i < uniform.length; i += chunk) {
-      await db.insertInto(model.table).values(uniform.slice(i, i + chunk)).execute();
-    }
+    await this.transaction(async (trx) => {
+      void db;
+      for (let i = 0; i < uniform.length; i += chunk) {
+        await trx.insertInto(model.table).values(uniform.slice(i, i + chunk)).execute();
+      }
+      await this.adjustCount(model, actor.tenantId, uniform.length, trx);
+    });
   }
 
   /**
@@ -196,19 +236,52 @@ export class Store {
   async softRemove(model: Model, actor: Actor, ids: string[], db: Db = this.db): Promise<number> {
     if (!ids.length) throw badRequest('请选择至少一条数据');
     const tenant = this.tenantOf(model, actor.tenantId);
-    if (model.softDelete) {
-      const result = await db
-        .updateTable(model.table)
-        .set({ is_deleted: 1, update_user: actor.userId, update_time: formatDateTime(), version: sql`version + 1` })
-        .where('is_deleted', '=', 0)
-        .where('tenant_id', '=', tenant)
-        .where('id', 'in', ids)
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows ?? 0);
-    }
-    const result = await db.deleteFrom(model.table).where('tenant_id', '=', tenant).where('id', 'in', ids).executeTakeFirst();
-    const n = Number(result.numDeletedRows ?? 0);
-    return n;
+    void db;
+    return this.transaction(async (trx) => {
+      let n: number;
+      if (model.softDelete) {
+        const result = await trx
+          .updateTable(model.table)
+          .set({ is_deleted: 1, update_user: actor.userId, update_time: formatDateTime(), version: sql`version + 1` })
+          .where('is_deleted', '=', 0)
+          .where('tenant_id', '=', tenant)
+          .where('id', 'in', ids)
+          .executeTakeFirst();
+        n = Number(result.numUpdatedRows ?? 0);
+      } else {
+        const result = await trx.deleteFrom(model.table).where('tenant_id', '=', tenant).where('id', 'in', ids).executeTakeFirst();
+        n = Number(result.numDeletedRows ?? 0);
+      }
+      await this.adjustCount(model, actor.tenantId, -n, trx);
+      return n;
+    });
+  }
+
+  /** Hard delete by conditions (link rows replaced wholesale), keeping the row counter right. */
+  async deleteWhere(model: Model, actor: Actor, where: Row): Promise<number> {
+    return this.transaction(async (trx) => {
+      let q = trx.deleteFrom(model.table).where('tenant_id', '=', this.tenantOf(model, actor.tenantId));
+      for (const [name, value] of Object.entries(where)) {
+        const field = model.filterable.get(name);
+        if (!field) throw new Error(`${model.name}: unknown field ${name}`);
+        q = q.where(field.column, '=', toDb(field, value, this.dialect));
+      }
+      const result = await q.executeTakeFirst();
+      const n = Number(result.numDeletedRows ?? 0);
+      if (model.softDelete) {
+        // Only live rows were counted.
+        await this.recountTenant(model, actor.tenantId, trx);
+      } else await this.adjustCount(model, actor.tenantId, -n, trx);
+      return n;
+    });
+  }
+
+  private async recountTenant(model: Model, tenantId: string, db: Db) {
+    if (!this.counted(model)) return;
+    const n = await this.base(model, tenantId, db).select((eb) => eb.fn.countAll().as('n')).executeTakeFirst();
+    const tenant = this.tenantOf(model, tenantId);
+    await sql`delete from erp_row_count where tenant_id = ${tenant} and table_name = ${model.table}`.execute(db);
+    await sql`insert into erp_row_count (tenant_id, table_name, n) values (${tenant}, ${model.table}, ${Number((n as { n: unknown }).n)})`.execute(db);
   }
 
   /** Runs fn in one transaction; every store call inside it (however deep) uses that transaction. */

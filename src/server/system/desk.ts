@@ -25,7 +25,8 @@ export function registerDeskHandlers(services: Services) {
     const menus = menuIds.length ? await store.find(services.m('menu'), caller.tenantId, { where: { id: menuIds } }) : [];
     if (menus.length !== menuIds.length) throw badRequest('菜单不存在');
     await store.transaction(async (db) => {
-      await db.deleteFrom(model.table).where('tenant_id', '=', caller.tenantId).where('user_id', '=', caller.userId).execute();
+      void db;
+      await store.deleteWhere(model, caller, { userId: caller.userId });
       for (const [i, menuId] of menuIds.entries()) await store.insert(model, caller, { userId: caller.userId, menuId, sort: i + 1 }, { db });
     });
     return undefined;

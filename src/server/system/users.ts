@@ -213,7 +213,7 @@ export function registerUserHandlers(services: Services) {
     if (!guestRole || !dept) throw badRequest('租户未配置访客角色');
     const actor = { tenantId, userId: '0' };
     const guestCtx: Ctx = { ...ctx, caller: { ...actor, account, roleIds: [], roleAliases: [], deptIds: [], clientId: '', sessionId: '', isAdmin: false } };
-    const row = await insertEntity(guestCtx, users(), { account, realName: name, name, roleId: String(guestRole.id), deptId: String(dept.id), userType: 1 });
+    const row = await insertEntity(guestCtx, users(), { account, password, realName: name, name, roleId: String(guestRole.id), deptId: String(dept.id), userType: 1 });
     await setPassword(services, tenantId, String(row.id), password);
     if (oauthId) {
       const binding = await store.get(services.m('user-oauth'), tenantId, oauthId);
