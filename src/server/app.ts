@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ServerConfig } from './config.ts';
-import { openDatabase } from './db/connect.ts';
+import { openDatabase, optimize } from './db/connect.ts';
 import { syncTable } from './db/ddl.ts';
 import { seed } from './db/seed.ts';
 import { loadRegistry } from './engine/registry.ts';
@@ -34,11 +34,16 @@ export async function createServer(config: ServerConfig, opts: { schemasDir?: st
     registerSystemHandlers(services);
     await seed(services);
     for (const model of registry.models.values()) await services.store.recount(model);
+    await optimize(database);
+    // Keep planner statistics current as tables grow (contains-search plans depend on them).
+    const timer = setInterval(() => optimize(database).catch(() => undefined), 10 * 60_000);
+    timer.unref();
     const app = await createHttpApp(services, { logger: config.logRequests });
     return {
       app,
       services,
       async close() {
+        clearInterval(timer);
         await app.close();
         await database.close();
       },

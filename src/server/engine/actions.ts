@@ -10,6 +10,7 @@ import { fillLookups } from './lookups.ts';
 import { validateEntity } from './validate.ts';
 import { badRequest } from '../http/envelope.ts';
 import { RawReply } from './raw.ts';
+import { optimize } from '../db/connect.ts';
 import { formatDateTime } from '../../shared/dates.ts';
 
 type Params = Record<string, unknown>;
@@ -206,5 +207,6 @@ export async function importRows(ctx: Ctx, model: Model): Promise<{ count: numbe
   if (errors.length) throw badRequest(`导入失败，未写入任何数据。${errors.slice(0, 20).join('；')}${errors.length > 20 ? `；等共${errors.length}处错误` : ''}`, { errors });
   if (!rows.length) throw badRequest('文件中没有数据行');
   await ctx.services.store.transaction((db) => ctx.services.store.insertMany(model, caller, rows, db));
+  await optimize(ctx.services.database); // a big import changes the best plans
   return { count: rows.length };
 }

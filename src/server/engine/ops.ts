@@ -33,16 +33,13 @@ async function page(ctx: Ctx, model: Model, endpoint: EndpointDef, extraWhere: R
   const conditions = filtersOf(ctx, model, endpoint);
   const where = { ...fixedWhere(endpoint), ...extraWhere };
   const { store } = ctx.services;
-  const [total, rows] = await Promise.all([
-    store.count(model, caller.tenantId, { where, conditions }),
-    store.find(model, caller.tenantId, {
-      where,
-      conditions,
-      orderBy: parseSort(model, ctx.query),
-      limit: size,
-      offset: (current - 1) * size,
-    }),
-  ]);
+  const { rows, total } = await store.page(model, caller.tenantId, {
+    where,
+    conditions,
+    orderBy: parseSort(model, ctx.query),
+    limit: size,
+    offset: (current - 1) * size,
+  });
   await fillLookups(ctx.services, model, caller.tenantId, rows);
   return { records: rows, total, size, current, pages: Math.ceil(total / size), orders: [] };
 }

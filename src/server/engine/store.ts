@@ -96,6 +96,28 @@ export class Store {
     });
   }
 
+  /**
+   * One page and its total. Unfiltered: the row counter. Filtered: one query with count(*) over (),
+   * so a contains-search is evaluated once, not once for the page and again for the total.
+   */
+  async page(
+    model: Model,
+    tenantId: string,
+    opts: { where?: Row; conditions?: Condition[]; orderBy: { column: string; dir: 'asc' | 'desc' }[]; limit: number; offset: number },
+  ): Promise<{ rows: Row[]; total: number }> {
+    const filtered = Boolean(opts.conditions?.length || Object.keys(opts.where ?? {}).length);
+    if (!filtered || !this.counted(model)) {
+      const [total, rows] = await Promise.all([this.count(model, tenantId, opts), this.find(model, tenantId, opts)]);
+      return { rows, total };
+    }
+    let q = this.base(model, tenantId).selectAll().select((eb) => eb.fn.countAll().over().as('__total'));
+    q = this.applyWhere(model, q, opts.where, opts.conditions);
+    for (const o of opts.orderBy) q = q.orderBy(o.column, o.dir);
+    const raw = (await q.limit(opts.limit).offset(opts.offset).execute()) as Row[];
+    if (!raw.length) return { rows: [], total: opts.offset ? await this.count(model, tenantId, opts) : 0 };
+    return { rows: raw.map((r) => this.toRow(model, r)), total: Number(raw[0].__total) };
+  }
+
   async count(model: Model, tenantId: string, opts: { where?: Row; conditions?: Condition[] } = {}): Promise<number> {
     if (this.counted(model) && !opts.conditions?.length && !Object.keys(opts.where ?? {}).length) {
       const hit = await sql<{ n: unknown }>`select n from erp_row_count where tenant_id = ${this.tenantOf(model, tenantId)} and table_name = ${model.table}`.execute(this.db);
