@@ -17,6 +17,2400 @@ export interface BaseRow {
 }
 
 /**
+ * 资产分类（/blade-assets/assetsclassify）
+ */
+export interface AssetsClassify extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 分类编码
+   */
+  classifyCode?: string;
+  /**
+   * 分类名称
+   */
+  classifyName: string;
+  /**
+   * 排序
+   */
+  sort?: number;
+  /**
+   * 备注
+   */
+  remark?: string;
+}
+
+/**
+ * 资产日志（/blade-assets/assetslog）
+ */
+export interface AssetsLog extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 资产；→ assets
+   */
+  assetsId: string;
+  /**
+   * 资产编码
+   */
+  assetsCode?: string;
+  /**
+   * 资产名称
+   */
+  assetsName?: string;
+  /**
+   * 操作类型；字典 assets_operate_type
+   */
+  operateType: number;
+  /**
+   * 变更后状态；字典 assets_status
+   */
+  assetsStatus?: number;
+  /**
+   * 相关职员；→ staff
+   */
+  staffId?: string;
+  /**
+   * 职员姓名
+   */
+  staffName?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+}
+
+/**
+ * 资产台账（/blade-assets/assets）
+ */
+export interface Assets extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 资产编码
+   */
+  assetsCode: string;
+  /**
+   * 资产名称
+   */
+  assetsName: string;
+  /**
+   * 资产分类；→ assets-classify
+   */
+  assetsClassifyId: string;
+  /**
+   * 分类名称
+   */
+  assetsClassifyName?: string;
+  /**
+   * 规格型号
+   */
+  assetsModel?: string;
+  /**
+   * 购置日期
+   */
+  purchaseDate?: string;
+  /**
+   * 原值；精确小数（字符串）
+   */
+  originalValue?: string;
+  /**
+   * 资产状态；字典 assets_status
+   */
+  assetsStatus?: number;
+  /**
+   * 使用人；→ staff
+   */
+  staffId?: string;
+  /**
+   * 使用人姓名
+   */
+  staffName?: string;
+  /**
+   * 使用部门；→ dept
+   */
+  deptId?: string;
+  /**
+   * 使用部门名称
+   */
+  deptName?: string;
+  /**
+   * 领用日期
+   */
+  useTime?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+}
+
+/**
+ * 员工资产（/blade-assets/staffassets）
+ */
+export interface StaffAssets extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 领用人；→ staff
+   */
+  staffId: string;
+  /**
+   * 领用人姓名
+   */
+  staffName?: string;
+  /**
+   * 部门；→ dept
+   */
+  deptId?: string;
+  /**
+   * 部门名称
+   */
+  deptName?: string;
+  /**
+   * 资产；→ assets
+   */
+  assetsId: string;
+  /**
+   * 资产编码
+   */
+  assetsCode?: string;
+  /**
+   * 资产名称
+   */
+  assetsName?: string;
+  /**
+   * 资产当前状态；字典 assets_status
+   */
+  assetsStatus?: number;
+  /**
+   * 领用日期
+   */
+  useTime?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+}
+
+/**
+ * 账户类型（/blade-base/banktype）
+ */
+export interface BankType extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 类型编码
+   */
+  bankTypeCode: string;
+  /**
+   * 上级类型
+   */
+  parentCode?: string;
+  /**
+   * 上级类型名称
+   */
+  parentName?: string;
+  /**
+   * 类型名称
+   */
+  bankName: string;
+  /**
+   * 排序
+   */
+  sort?: number;
+  /**
+   * 备注
+   */
+  remark?: string;
+}
+
+/**
+ * 银行账户（/blade-base/bank）
+ */
+export interface Bank extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 账户编码
+   */
+  bankCode: string;
+  /**
+   * 账户名称
+   */
+  bankName: string;
+  /**
+   * 开户人
+   */
+  bankPerson?: string;
+  /**
+   * 开户银行
+   */
+  openingBank?: string;
+  /**
+   * 银行账号
+   */
+  bankAccount?: string;
+  /**
+   * 账户类型；字典 bank_type
+   */
+  bankTypeId: string;
+  /**
+   * 账户类型名称
+   */
+  bankTypeName?: string;
+  /**
+   * 助记码
+   */
+  mnCode?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+  /**
+   * 状态；字典 status
+   */
+  status?: number;
+}
+
+/**
+ * 条码管理（/blade-base/barcode）
+ */
+export interface Barcode extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 商品；→ goods
+   */
+  commInfoId: string;
+  /**
+   * 商品编码
+   */
+  commInfoCode?: string;
+  /**
+   * 商品名称
+   */
+  commInfoName?: string;
+  /**
+   * 规格
+   */
+  standard?: string;
+  /**
+   * 单位；→ unit
+   */
+  unitId: string;
+  /**
+   * 单位名称
+   */
+  unitName?: string;
+  /**
+   * 条码
+   */
+  barCode: string;
+  /**
+   * 主条码；字典 yes_no
+   */
+  isMain?: 1 | 2;
+  /**
+   * 备注
+   */
+  remark?: string;
+}
+
+/**
+ * 品牌管理（/blade-base/commbrand）
+ */
+export interface Brand extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 品牌编码
+   */
+  brandCode?: string;
+  /**
+   * 品牌名称
+   */
+  brandName: string;
+  /**
+   * 助记码
+   */
+  mnCode?: string;
+  /**
+   * 品牌类型
+   */
+  brandType?: string;
+  /**
+   * 品牌标志
+   */
+  logoUrl?: string;
+  /**
+   * 上架状态；字典 yes_no
+   */
+  isShelves?: 1 | 2;
+  /**
+   * 排序
+   */
+  sort?: number;
+  /**
+   * 品牌介绍
+   */
+  context?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+  /**
+   * 状态；字典 status
+   */
+  status?: number;
+}
+
+/**
+ * 车辆管理（/blade-base/car）
+ */
+export interface Car extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 车牌号
+   */
+  carNumber: string;
+  /**
+   * 车型
+   */
+  type: string;
+  /**
+   * 载重(吨)；精确小数（字符串）
+   */
+  load: string;
+  /**
+   * 容积(立方米)；精确小数（字符串）
+   */
+  volume: string;
+  /**
+   * 描述
+   */
+  description: string;
+  /**
+   * 简称
+   */
+  shortName: string;
+  /**
+   * 备注
+   */
+  remark: string;
+  /**
+   * 状态；字典 status
+   */
+  status?: number;
+}
+
+/**
+ * 客户审核（/blade-base/customeraudit）
+ */
+export interface CustomerAudit extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 客户名称
+   */
+  bartererName: string;
+  /**
+   * 所属分类；→ customer-nature
+   */
+  natureId?: string;
+  /**
+   * 分类名称
+   */
+  natureName?: string;
+  /**
+   * 客户级别；→ customer-level
+   */
+  levelId?: string;
+  /**
+   * 级别名称
+   */
+  levelName?: string;
+  /**
+   * 业务员；→ staff
+   */
+  staffId?: string;
+  /**
+   * 业务员姓名
+   */
+  staffName?: string;
+  /**
+   * 联系人
+   */
+  contactPerson: string;
+  /**
+   * 手机号码
+   */
+  telephone: string;
+  /**
+   * 税号
+   */
+  taxNo?: string;
+  /**
+   * 所在地区
+   */
+  areaCode?: string;
+  /**
+   * 地区名称
+   */
+  areaName?: string;
+  /**
+   * 详细地址
+   */
+  address?: string;
+  /**
+   * 门头照片
+   */
+  imgUrl?: string;
+  /**
+   * 关联客户；→ customer
+   */
+  customerId?: string;
+  /**
+   * 关联客户名称
+   */
+  customerName?: string;
+  /**
+   * 审核状态；字典 audit_status
+   */
+  auditStatus?: number;
+  /**
+   * 审核意见
+   */
+  auditRemark?: string;
+  /**
+   * 附件
+   */
+  fileInfoVoForms?: {}[];
+  /**
+   * 备注
+   */
+  remark?: string;
+}
+
+/**
+ * 客户联系人（/blade-base/customercontacts）
+ */
+export interface CustomerContact extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 所属客户；→ customer
+   */
+  customerId?: string;
+  /**
+   * 序号
+   */
+  sort?: number;
+  /**
+   * 默认联系人；字典 yes_no
+   */
+  isDefault?: string;
+  /**
+   * 联系人
+   */
+  contacts: string;
+  /**
+   * 手机号码
+   */
+  phone: string;
+  /**
+   * 所在地区
+   */
+  areaCode?: string;
+  /**
+   * 地区名称
+   */
+  areaName?: string;
+  /**
+   * 详细地址
+   */
+  address?: string;
+  /**
+   * 纬度；精确小数（字符串）
+   */
+  lat?: string;
+  /**
+   * 经度；精确小数（字符串）
+   */
+  lng?: string;
+  /**
+   * 送货方式
+   */
+  deliveryMode?: string;
+  /**
+   * 物流公司；→ logistics-company
+   */
+  transportcompanyId?: string;
+  /**
+   * 物流公司名称
+   */
+  transportcompanyName?: string;
+  /**
+   * 配送线路；→ route
+   */
+  routeId?: string;
+  /**
+   * 配送线路名称
+   */
+  routeName?: string;
+}
+
+/**
+ * 客户级别（/blade-base/commcustomerlevel）
+ */
+export interface CustomerLevel extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 级别名称
+   */
+  levelName: string;
+  /**
+   * 价格类型；字典 level_price_type
+   */
+  levelType?: string;
+  /**
+   * 系数；精确小数（字符串）
+   */
+  coefficient: string;
+  /**
+   * 助记码
+   */
+  mnCode?: string;
+  /**
+   * 说明
+   */
+  explanation?: string;
+}
+
+/**
+ * 客户分类（/blade-base/customernature）
+ */
+export interface CustomerNature extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 上级分类；→ customer-nature
+   */
+  parentId?: string;
+  /**
+   * 上级分类名称
+   */
+  parentName?: string;
+  /**
+   * 祖级列表
+   */
+  ancestors?: string;
+  /**
+   * 分类名称
+   */
+  natureName: string;
+  /**
+   * 分类编码
+   */
+  natureCode?: string;
+  /**
+   * 排序
+   */
+  sort?: number;
+  /**
+   * 备注
+   */
+  remark?: string;
+}
+
+/**
+ * 客户价格（/blade-base/commcustomerprice）
+ */
+export interface CustomerPrice extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 客户；→ customer
+   */
+  bartererId: string;
+  /**
+   * 客户ID；→ customer
+   */
+  customerId?: string;
+  /**
+   * 客户名称
+   */
+  bartererName?: string;
+  /**
+   * 客户编码
+   */
+  bartererCode?: string;
+  /**
+   * 商品；→ goods
+   */
+  commInfoId: string;
+  /**
+   * 商品名称
+   */
+  commInfoName?: string;
+  /**
+   * 货号
+   */
+  wareCode?: string;
+  /**
+   * 规格型号
+   */
+  cmName?: string;
+  /**
+   * 商品分类ID
+   */
+  classifyId?: string;
+  /**
+   * 商品分类
+   */
+  classifyName?: string;
+  /**
+   * 单位；→ unit
+   */
+  unitId: string;
+  /**
+   * 单位名称
+   */
+  unitName?: string;
+  /**
+   * 客户价格；精确小数（字符串）
+   */
+  finalPrice: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+  /**
+   * 状态；字典 status
+   */
+  status?: number;
+}
+
+/**
+ * 客户范围（/blade-base/customerrange）
+ */
+export interface CustomerRange extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 范围编码
+   */
+  crCode: string;
+  /**
+   * 范围名称
+   */
+  crName: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+  /**
+   * 状态；字典 status
+   */
+  status?: number;
+}
+
+/**
+ * 推荐客户（/blade-base/customerrecommended）
+ */
+export interface CustomerRecommended extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 推荐合伙人；→ partner
+   */
+  partnerId: string;
+  /**
+   * 合伙人姓名
+   */
+  partnerName?: string;
+  /**
+   * 推荐码
+   */
+  recommendedCode?: string;
+  /**
+   * 客户名称
+   */
+  bartererName: string;
+  /**
+   * 联系人
+   */
+  contactPerson: string;
+  /**
+   * 手机号码
+   */
+  telephone: string;
+  /**
+   * 所在地区
+   */
+  areaCode?: string;
+  /**
+   * 地区名称
+   */
+  areaName?: string;
+  /**
+   * 详细地址
+   */
+  address?: string;
+  /**
+   * 关联客户；→ customer
+   */
+  customerId?: string;
+  /**
+   * 关联客户名称
+   */
+  customerName?: string;
+  /**
+   * 审核状态；字典 audit_status
+   */
+  auditStatus?: number;
+  /**
+   * 审核意见
+   */
+  auditRemark?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+}
+
+/**
+ * 客户资料（/blade-base/customer）
+ */
+export interface Customer extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 客户编码
+   */
+  bartererCode?: string;
+  /**
+   * 客户名称
+   */
+  bartererName: string;
+  /**
+   * 所属分类；→ customer-nature
+   */
+  natureId: string;
+  /**
+   * 分类名称
+   */
+  natureName?: string;
+  /**
+   * 客户级别；→ customer-level
+   */
+  levelId: string;
+  /**
+   * 级别名称
+   */
+  levelName?: string;
+  /**
+   * 业务员；→ staff
+   */
+  staffId?: string;
+  /**
+   * 业务员姓名
+   */
+  staffName?: string;
+  /**
+   * 助记码
+   */
+  mnCode?: string;
+  /**
+   * 客户图片
+   */
+  imgUrl?: string;
+  /**
+   * 默认客户；字典 yes_no
+   */
+  isDefaultId?: number;
+  /**
+   * 联系人
+   */
+  contactPerson?: string;
+  /**
+   * 联系电话
+   */
+  telephone?: string;
+  /**
+   * 所在地区
+   */
+  areaCode?: string;
+  /**
+   * 地区名称
+   */
+  areaName?: string;
+  /**
+   * 详细地址
+   */
+  address?: string;
+  /**
+   * 税率；→ tax-rate
+   */
+  taxRateId?: string;
+  /**
+   * 税率(%)；精确小数（字符串）
+   */
+  taxRate?: string;
+  /**
+   * 账期客户；字典 yes_no
+   */
+  isPeriodContract?: number;
+  /**
+   * 账期天数
+   */
+  periodDays?: number;
+  /**
+   * 客户范围；→ customer-range
+   */
+  rangeId?: string;
+  /**
+   * 范围名称
+   */
+  rangeName?: string;
+  /**
+   * 标签
+   */
+  tagIds?: string;
+  /**
+   * 开户银行
+   */
+  bankName?: string;
+  /**
+   * 银行账号
+   */
+  bankAccount?: string;
+  /**
+   * 税号
+   */
+  taxNo?: string;
+  /**
+   * 合伙人；→ partner
+   */
+  partner?: string;
+  /**
+   * 合伙人姓名
+   */
+  partnerName?: string;
+  /**
+   * 应收余额；精确小数（字符串）
+   */
+  collectBalance?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+  /**
+   * 联系人
+   */
+  customerContactsVOs?: {}[];
+  /**
+   * 附件
+   */
+  fileInfoVoForms?: {}[];
+  /**
+   * 状态；字典 status
+   */
+  status?: number;
+}
+
+/**
+ * 仓库分类（/blade-system/depotclassify）
+ */
+export interface DepotCategory extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 上级分类；→ depot-category
+   */
+  parentId?: string;
+  /**
+   * 上级分类名称
+   */
+  parentName?: string;
+  /**
+   * 祖级列表
+   */
+  ancestors?: string;
+  /**
+   * 分类名称
+   */
+  classifyName: string;
+  /**
+   * 排序
+   */
+  sort?: number;
+  /**
+   * 备注
+   */
+  remark?: string;
+}
+
+/**
+ * 仓库资料（/blade-system/depot）
+ */
+export interface Depot extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 仓库编码
+   */
+  depotCode: string;
+  /**
+   * 仓库名称
+   */
+  depotName: string;
+  /**
+   * 仓库类型；字典 depot_type
+   */
+  depotType?: number;
+  /**
+   * 仓库分类；→ depot-category
+   */
+  classifyId?: string;
+  /**
+   * 分类名称
+   */
+  classifyName?: string;
+  /**
+   * 车辆；→ car
+   */
+  carId?: string;
+  /**
+   * 车牌号
+   */
+  carNumber?: string;
+  /**
+   * 助记码
+   */
+  mnCode?: string;
+  /**
+   * 联系人
+   */
+  contacts?: string;
+  /**
+   * 联系电话
+   */
+  phone?: string;
+  /**
+   * 所在地区
+   */
+  areaCode?: string;
+  /**
+   * 地区名称
+   */
+  areaName?: string;
+  /**
+   * 详细地址
+   */
+  address?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+  /**
+   * 状态；字典 status
+   */
+  status?: number;
+}
+
+/**
+ * 部门税率（/blade-base/deptrate）
+ */
+export interface DeptRate extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 部门；→ dept
+   */
+  deptId: string;
+  /**
+   * 部门名称
+   */
+  deptName?: string;
+  /**
+   * 税率；→ tax-rate
+   */
+  taxRateId: string;
+  /**
+   * 税率名称
+   */
+  taxRateName?: string;
+  /**
+   * 税率(%)
+   */
+  taxRate?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+}
+
+/**
+ * 费用类型（/blade-base/expenditem）
+ */
+export interface ExpenseItem extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 费用编码
+   */
+  expendCode: string;
+  /**
+   * 费用名称
+   */
+  expendName: string;
+  /**
+   * 助记码
+   */
+  mnCode?: string;
+  /**
+   * 收支类型；字典 expend_type
+   */
+  expendType: 6002 | 6003;
+  /**
+   * 备注
+   */
+  remark?: string;
+  /**
+   * 状态；字典 status
+   */
+  status?: number;
+}
+
+/**
+ * 商品分类（/blade-base/commclassifyshop）
+ */
+export interface GoodsCategory extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 分类名称
+   */
+  commClassifyName: string;
+  /**
+   * 上级分类；→ goods-category
+   */
+  parentCommClassifyId?: string;
+  /**
+   * 上级分类名称
+   */
+  parentName?: string;
+  /**
+   * 祖级列表
+   */
+  ancestors?: string;
+  /**
+   * 商城显示；字典 yes_no
+   */
+  isShelves?: 1 | 2;
+  /**
+   * 分类图标
+   */
+  pictureUrl?: string;
+  /**
+   * 排序
+   */
+  sort?: number;
+  /**
+   * 备注
+   */
+  remark?: string;
+}
+
+/**
+ * 商品单位（/blade-base/communit）
+ */
+export interface GoodsUnit extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 商品；→ goods
+   */
+  commInfoId: string;
+  /**
+   * 商品编码
+   */
+  commInfoCode?: string;
+  /**
+   * 商品名称
+   */
+  commInfoName?: string;
+  /**
+   * 规格
+   */
+  standard?: string;
+  /**
+   * 单位；→ unit
+   */
+  unitId: string;
+  /**
+   * 单位名称
+   */
+  unitName?: string;
+  /**
+   * 单位助记码
+   */
+  unitMnCode?: string;
+  /**
+   * 单位备注
+   */
+  unitRemark?: string;
+  /**
+   * 换算率；精确小数（字符串）
+   */
+  rate: string;
+  /**
+   * 基本单位；字典 yes_no
+   */
+  isBasic?: 1 | 2;
+  /**
+   * 商城显示；字典 yes_no
+   */
+  isDisplay?: 1 | 2;
+  /**
+   * 排序
+   */
+  sort?: number;
+  /**
+   * 条码
+   */
+  barCode?: string;
+  /**
+   * 零售价
+   */
+  retailPrice?: string;
+  /**
+   * 批发价
+   */
+  wholesalePrice?: string;
+  /**
+   * 最低售价
+   */
+  minPrice?: string;
+  /**
+   * 参考进价
+   */
+  purchasePrice?: string;
+  /**
+   * 客户价格
+   */
+  finalPrice?: string;
+}
+
+/**
+ * 商品资料（/blade-base/comminfo）
+ */
+export interface Goods extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 商品编码
+   */
+  commInfoCode: string;
+  /**
+   * 商品名称
+   */
+  commInfoName: string;
+  /**
+   * 商品全称
+   */
+  commFullName?: string;
+  /**
+   * 规格
+   */
+  standard?: string;
+  /**
+   * 型号
+   */
+  commmodel?: string;
+  /**
+   * 货号
+   */
+  wareCode?: string;
+  /**
+   * 厂家编码
+   */
+  manuCode?: string;
+  /**
+   * 商品分类；→ goods-category
+   */
+  classifyId: string;
+  /**
+   * 分类名称
+   */
+  classifyName?: string;
+  /**
+   * 品牌；→ brand
+   */
+  brandId?: string;
+  /**
+   * 品牌名称
+   */
+  brandName?: string;
+  /**
+   * 供应商；→ supplier
+   */
+  supplierId?: string;
+  /**
+   * 供应商名称
+   */
+  supplierName?: string;
+  /**
+   * 基本单位；→ unit
+   */
+  unitId: string;
+  /**
+   * 基本单位名称
+   */
+  unitName?: string;
+  /**
+   * 采购单位；→ unit
+   */
+  purchaseUnit?: string;
+  /**
+   * 采购单位名称
+   */
+  purchaseUnitName?: string;
+  /**
+   * 销售单位；→ unit
+   */
+  saleUnit?: string;
+  /**
+   * 销售单位名称
+   */
+  saleUnitName?: string;
+  /**
+   * 库存单位；→ unit
+   */
+  depotUnit?: string;
+  /**
+   * 库存单位名称
+   */
+  depotUnitName?: string;
+  /**
+   * 税率；→ tax-rate
+   */
+  taxRateId?: string;
+  /**
+   * 税率(%)
+   */
+  taxRate?: string;
+  /**
+   * 条码
+   */
+  barCode?: string;
+  /**
+   * 可用库存；精确小数（字符串）
+   */
+  onHandFreeQty?: string;
+  /**
+   * 单位换算
+   */
+  unitList?: {}[];
+  /**
+   * 价格
+   */
+  priceList?: {}[];
+  /**
+   * 条码
+   */
+  barCodeList?: {}[];
+  /**
+   * 上架状态；字典 yes_no
+   */
+  isShelves?: 1 | 2;
+  /**
+   * 起订量；精确小数（字符串）
+   */
+  startQty?: string;
+  /**
+   * 运费方式；字典 freight_type
+   */
+  freightType?: 1 | 2 | 3;
+  /**
+   * 统一运费；精确小数（字符串）
+   */
+  freight?: string;
+  /**
+   * 商品标签
+   */
+  tagIds?: string;
+  /**
+   * 积分商城；字典 yes_no
+   */
+  isScore?: 1 | 2;
+  /**
+   * 兑换积分
+   */
+  score?: number;
+  /**
+   * 积分商城排序
+   */
+  scoreSort?: number;
+  /**
+   * 排序
+   */
+  sort?: number;
+  /**
+   * 屏蔽客户；→ customer
+   */
+  alCustomerIds?: string;
+  /**
+   * 屏蔽客户级别；→ customer-level
+   */
+  alLevelIds?: string;
+  /**
+   * 屏蔽客户范围；→ customer-range
+   */
+  alRangeIds?: string;
+  /**
+   * 组合商品；字典 yes_no
+   */
+  isCombination?: 1 | 2;
+  /**
+   * 组合明细商品；→ goods
+   */
+  alIds?: string;
+  /**
+   * 组合明细商品名称
+   */
+  alNames?: string;
+  /**
+   * 主图附件ID
+   */
+  pictureId?: string;
+  /**
+   * 主图
+   */
+  pictureUrl?: string;
+  /**
+   * 商品图片
+   */
+  pictures?: {}[];
+  /**
+   * 备注
+   */
+  remark?: string;
+  /**
+   * 状态；字典 status
+   */
+  status?: number;
+  /**
+   * 屏蔽客户名称
+   */
+  alCustomerNames?: string;
+  /**
+   * 屏蔽客户级别名称
+   */
+  alLevelNames?: string;
+  /**
+   * 屏蔽客户范围名称
+   */
+  alRangeNames?: string;
+}
+
+/**
+ * 其他收入类型（/blade-base/incomeitem）
+ */
+export interface IncomeItem extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 收入编码
+   */
+  expendCode: string;
+  /**
+   * 收入名称
+   */
+  expendName: string;
+  /**
+   * 助记码
+   */
+  mnCode?: string;
+  /**
+   * 收支类型；字典 expend_type
+   */
+  expendType: 6001;
+  /**
+   * 备注
+   */
+  remark?: string;
+  /**
+   * 状态；字典 status
+   */
+  status?: number;
+}
+
+/**
+ * 库位管理（/blade-system/location）
+ */
+export interface Location extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 库位编码
+   */
+  locationCode: string;
+  /**
+   * 库位名称
+   */
+  locationName: string;
+  /**
+   * 所属仓库；→ depot
+   */
+  depotId: string;
+  /**
+   * 仓库名称
+   */
+  depotName?: string;
+  /**
+   * 负责人；→ staff
+   */
+  staffId?: string;
+  /**
+   * 负责人姓名
+   */
+  staffName?: string;
+  /**
+   * 助记码
+   */
+  mnCode?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+}
+
+/**
+ * 物流公司（/blade-base/express）
+ */
+export interface LogisticsCompany extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 物流公司编码
+   */
+  bartererCode: string;
+  /**
+   * 物流公司名称
+   */
+  bartererName: string;
+  /**
+   * 助记码
+   */
+  mnCode?: string;
+  /**
+   * 简称
+   */
+  bartererShort?: string;
+  /**
+   * 联系人
+   */
+  contactPerson?: string;
+  /**
+   * 联系电话
+   */
+  telephone?: string;
+  /**
+   * 所在地区
+   */
+  areaCode?: string;
+  /**
+   * 地区名称
+   */
+  areaName?: string;
+  /**
+   * 详细地址
+   */
+  address?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+  /**
+   * 状态；字典 status
+   */
+  status?: number;
+}
+
+/**
+ * 会员管理（/blade-base/member）
+ */
+export interface Member extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 所属客户；→ customer
+   */
+  customerId: string;
+  /**
+   * 客户名称
+   */
+  customerName?: string;
+  /**
+   * 会员账号
+   */
+  memberId?: string;
+  /**
+   * 手机号码
+   */
+  phone: string;
+  /**
+   * 姓名
+   */
+  realName: string;
+  /**
+   * 职务
+   */
+  post?: string;
+  /**
+   * 主账号；字典 yes_no
+   */
+  isMain?: number;
+  /**
+   * 备注
+   */
+  remark?: string;
+  /**
+   * 状态；字典 status
+   */
+  status?: number;
+}
+
+/**
+ * 合伙人管理（/blade-base/partner）
+ */
+export interface Partner extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 合伙人姓名
+   */
+  userName: string;
+  /**
+   * 手机号码
+   */
+  phone: string;
+  /**
+   * 推荐码
+   */
+  recommendedCode?: string;
+  /**
+   * 开户名
+   */
+  bankPerson?: string;
+  /**
+   * 开户银行
+   */
+  bankName?: string;
+  /**
+   * 银行账号
+   */
+  bankAccount?: string;
+  /**
+   * 最近登录时间
+   */
+  lastLoginTime?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+  /**
+   * 状态；字典 status
+   */
+  status?: number;
+}
+
+/**
+ * 岗位权限（/blade-base/postpermission）
+ */
+export interface PostPermission extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 岗位；→ post
+   */
+  postId: string;
+  /**
+   * 岗位名称
+   */
+  postName?: string;
+  /**
+   * 岗位编号
+   */
+  postCode?: string;
+  /**
+   * 菜单与按钮权限；→ menu
+   */
+  menuIds: string;
+  /**
+   * 已授权菜单
+   */
+  menuNames?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+}
+
+/**
+ * 价格管理（/blade-base/commprice）
+ */
+export interface PriceManagement extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 商品；→ goods
+   */
+  commInfoId: string;
+  /**
+   * 商品编码
+   */
+  commInfoCode?: string;
+  /**
+   * 商品名称
+   */
+  commInfoName?: string;
+  /**
+   * 规格
+   */
+  standard?: string;
+  /**
+   * 货号
+   */
+  wareCode?: string;
+  /**
+   * 商品分类ID
+   */
+  classifyId?: string;
+  /**
+   * 商品分类
+   */
+  classifyName?: string;
+  /**
+   * 单位；→ unit
+   */
+  unitId: string;
+  /**
+   * 单位名称
+   */
+  unitName?: string;
+  /**
+   * 零售价；精确小数（字符串）
+   */
+  retailPrice: string;
+  /**
+   * 批发价；精确小数（字符串）
+   */
+  wholesalePrice?: string;
+  /**
+   * 最低售价；精确小数（字符串）
+   */
+  minPrice?: string;
+  /**
+   * 参考进价；精确小数（字符串）
+   */
+  purchasePrice?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+}
+
+/**
+ * 项目管理（/blade-base/project）
+ */
+export interface Project extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 项目编码
+   */
+  projectNo: string;
+  /**
+   * 项目名称
+   */
+  projectName: string;
+  /**
+   * 开始日期
+   */
+  startTime?: string;
+  /**
+   * 结束日期
+   */
+  endTime?: string;
+  /**
+   * 负责人；→ staff
+   */
+  staffId: string;
+  /**
+   * 负责人姓名
+   */
+  staffName?: string;
+  /**
+   * 所属客户；→ customer
+   */
+  customerId: string;
+  /**
+   * 客户名称
+   */
+  customerName?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+  /**
+   * 附件
+   */
+  fileInfoVoForms?: {}[];
+  /**
+   * 状态；字典 status
+   */
+  status?: number;
+}
+
+/**
+ * 配送线路（/blade-base/route）
+ */
+export interface Route extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 线路编码
+   */
+  routeCode: string;
+  /**
+   * 线路名称
+   */
+  routeName: string;
+  /**
+   * 配送区域
+   */
+  areaCode: string;
+  /**
+   * 配送区域名称
+   */
+  areaName?: string;
+  /**
+   * 助记码
+   */
+  mnCode?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+}
+
+/**
+ * 结算方式（/blade-base/settlement）
+ */
+export interface Settlement extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 结算方式编码
+   */
+  settlementCode: string;
+  /**
+   * 结算方式名称
+   */
+  settlementName: string;
+  /**
+   * 助记码
+   */
+  mnCode?: string;
+  /**
+   * 默认账户；→ bank
+   */
+  bankId?: string;
+  /**
+   * 账户名称
+   */
+  bankName?: string;
+  /**
+   * 零售可用；字典 yes_no
+   */
+  isRetail?: 1 | 2;
+  /**
+   * 排序
+   */
+  sort?: number;
+  /**
+   * 备注
+   */
+  remark?: string;
+  /**
+   * 状态；字典 status
+   */
+  status?: number;
+}
+
+/**
+ * 职员资料（/blade-base/staff）
+ */
+export interface Staff extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 职员编码
+   */
+  staffCode: string;
+  /**
+   * 职员姓名
+   */
+  staffName: string;
+  /**
+   * 性别；字典 sex
+   */
+  sex?: number;
+  /**
+   * 所属部门；→ dept
+   */
+  deptId: string;
+  /**
+   * 部门名称
+   */
+  deptName?: string;
+  /**
+   * 岗位；→ post
+   */
+  postId?: string;
+  /**
+   * 岗位名称
+   */
+  post?: string;
+  /**
+   * 上级；→ staff
+   */
+  parentId?: string;
+  /**
+   * 上级姓名
+   */
+  parentName?: string;
+  /**
+   * 手机号码
+   */
+  staffPhone?: string;
+  /**
+   * 部门负责人；字典 yes_no
+   */
+  isDeptHead?: number;
+  /**
+   * 是否司机；字典 yes_no
+   */
+  isDriver?: number;
+  /**
+   * 车辆；→ car
+   */
+  carId?: string;
+  /**
+   * 车牌号
+   */
+  carNumber?: string;
+  /**
+   * 配送线路；→ route
+   */
+  routeId?: string;
+  /**
+   * 线路名称
+   */
+  routeName?: string;
+  /**
+   * 是否系统用户；字典 yes_no
+   */
+  isUser?: number;
+  /**
+   * 关联用户；→ user
+   */
+  userId?: string;
+  /**
+   * 用户账号
+   */
+  userName?: string;
+  /**
+   * 员工类型；字典 staff_type
+   */
+  staffType?: number;
+  /**
+   * 入职日期
+   */
+  entryDate?: string;
+  /**
+   * 合同到期日
+   */
+  contractExpireDate?: string;
+  /**
+   * 职级编号
+   */
+  rankId?: string;
+  /**
+   * 职级
+   */
+  rankName?: string;
+  /**
+   * 职级描述
+   */
+  rankDescribe?: string;
+  /**
+   * 基本工资；精确小数（字符串）
+   */
+  basicWage?: string;
+  /**
+   * 岗位工资；精确小数（字符串）
+   */
+  postWage?: string;
+  /**
+   * 职级工资；精确小数（字符串）
+   */
+  rankWage?: string;
+  /**
+   * 申请审核状态；字典 staff_audit_status
+   */
+  auditStatus?: number;
+  /**
+   * 附件
+   */
+  fileInfoVoForms?: {}[];
+  /**
+   * 备注
+   */
+  remark?: string;
+  /**
+   * 状态；字典 status
+   */
+  status?: number;
+}
+
+/**
+ * 供应商审核（/blade-base/supplieraudit）
+ */
+export interface SupplierAudit extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 供应商名称
+   */
+  bartererName: string;
+  /**
+   * 供应商分类；→ supplier-nature
+   */
+  natureId?: string;
+  /**
+   * 分类名称
+   */
+  natureName?: string;
+  /**
+   * 联系人
+   */
+  contactPerson: string;
+  /**
+   * 联系电话
+   */
+  telephone: string;
+  /**
+   * 税号
+   */
+  taxNo?: string;
+  /**
+   * 开户银行
+   */
+  bankName?: string;
+  /**
+   * 银行账号
+   */
+  bankAccount?: string;
+  /**
+   * 开户名
+   */
+  bankPerson?: string;
+  /**
+   * 所在地区
+   */
+  areaCode?: string;
+  /**
+   * 地区名称
+   */
+  areaName?: string;
+  /**
+   * 详细地址
+   */
+  address?: string;
+  /**
+   * 关联供应商；→ supplier
+   */
+  supplierId?: string;
+  /**
+   * 关联供应商名称
+   */
+  supplierName?: string;
+  /**
+   * 审核状态；字典 audit_status
+   */
+  auditStatus?: number;
+  /**
+   * 审核意见
+   */
+  auditRemark?: string;
+  /**
+   * 附件
+   */
+  fileInfoVoForms?: {}[];
+  /**
+   * 备注
+   */
+  remark?: string;
+}
+
+/**
+ * 供应商分类（/blade-base/suppliernature）
+ */
+export interface SupplierNature extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 上级分类；→ supplier-nature
+   */
+  parentId?: string;
+  /**
+   * 上级分类名称
+   */
+  parentName?: string;
+  /**
+   * 祖级列表
+   */
+  ancestors?: string;
+  /**
+   * 分类名称
+   */
+  natureName: string;
+  /**
+   * 分类编码
+   */
+  natureCode?: string;
+  /**
+   * 排序
+   */
+  sort?: number;
+  /**
+   * 备注
+   */
+  remark?: string;
+}
+
+/**
+ * 供应商资料（/blade-base/supplier）
+ */
+export interface Supplier extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 供应商编码
+   */
+  bartererCode: string;
+  /**
+   * 供应商名称
+   */
+  bartererName: string;
+  /**
+   * 供应商分类；→ supplier-nature
+   */
+  natureId: string;
+  /**
+   * 分类名称
+   */
+  natureName?: string;
+  /**
+   * 业务员；→ staff
+   */
+  staffId?: string;
+  /**
+   * 业务员姓名
+   */
+  staffName?: string;
+  /**
+   * 助记码
+   */
+  mnCode?: string;
+  /**
+   * 联系人
+   */
+  contactPerson?: string;
+  /**
+   * 联系电话
+   */
+  telephone?: string;
+  /**
+   * 税率；→ tax-rate
+   */
+  taxRateId?: string;
+  /**
+   * 税率(%)；精确小数（字符串）
+   */
+  taxRate?: string;
+  /**
+   * 税号
+   */
+  taxNo?: string;
+  /**
+   * 开户银行
+   */
+  bankName?: string;
+  /**
+   * 银行账号
+   */
+  bankAccount?: string;
+  /**
+   * 开户名
+   */
+  bankPerson?: string;
+  /**
+   * 所在地区
+   */
+  areaCode?: string;
+  /**
+   * 地区名称
+   */
+  areaName?: string;
+  /**
+   * 详细地址
+   */
+  address?: string;
+  /**
+   * 合作状态；字典 supplier_status
+   */
+  supplierStatus?: number;
+  /**
+   * 账期供应商；字典 yes_no
+   */
+  isPeriodContract?: number;
+  /**
+   * 账期天数
+   */
+  periodDays?: number;
+  /**
+   * 供货商品分类
+   */
+  classifyIds?: string;
+  /**
+   * 标签
+   */
+  tagIds?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+  /**
+   * 状态；字典 status
+   */
+  status?: number;
+}
+
+/**
+ * 税率设置（/blade-base/taxrate）
+ */
+export interface TaxRate extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 税率名称
+   */
+  taxRateName: string;
+  /**
+   * 税率(%)；精确小数（字符串）
+   */
+  taxRate: string;
+  /**
+   * 是否默认；字典 yes_no
+   */
+  isDefault?: 1 | 2;
+  /**
+   * 是否计税；字典 yes_no
+   */
+  isTax?: 1 | 2;
+  /**
+   * 备注
+   */
+  remark?: string;
+  /**
+   * 状态；字典 status
+   */
+  status?: number;
+}
+
+/**
+ * 联营单位（/blade-base/unionorg）
+ */
+export interface UnionOrg extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 联营单位编码
+   */
+  bartererCode: string;
+  /**
+   * 联营单位名称
+   */
+  bartererName: string;
+  /**
+   * 所属分类；→ supplier-nature
+   */
+  natureId?: string;
+  /**
+   * 分类名称
+   */
+  natureName?: string;
+  /**
+   * 负责人；→ staff
+   */
+  staffId?: string;
+  /**
+   * 负责人姓名
+   */
+  staffName?: string;
+  /**
+   * 联系人
+   */
+  contactPerson?: string;
+  /**
+   * 联系电话
+   */
+  telephone?: string;
+  /**
+   * 开户银行
+   */
+  bankName?: string;
+  /**
+   * 银行账号
+   */
+  bankAccount?: string;
+  /**
+   * 详细地址
+   */
+  address?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+  /**
+   * 状态；字典 status
+   */
+  status?: number;
+}
+
+/**
+ * 计量单位（/blade-base/unit）
+ */
+export interface Unit extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 单位编码
+   */
+  unitCode?: string;
+  /**
+   * 单位名称
+   */
+  unitName: string;
+  /**
+   * 助记码
+   */
+  mnCode: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+}
+
+/**
  * 通知公告（/blade-desk/notice）
  */
 export interface Notice extends Partial<Omit<BaseRow, 'id'>> {
@@ -40,6 +2434,266 @@ export interface Notice extends Partial<Omit<BaseRow, 'id'>> {
    * 通知内容
    */
   content?: string;
+}
+
+/**
+ * 转正申请（/blade-hr/formal）
+ */
+export interface FormalApplication extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 申请人；→ staff
+   */
+  staffId: string;
+  /**
+   * 申请人姓名
+   */
+  staffName?: string;
+  /**
+   * 转正日期
+   */
+  becomeFormalTime: string;
+  /**
+   * 试用期学习师傅；→ staff
+   */
+  teacherId: string;
+  /**
+   * 师傅姓名
+   */
+  teacherName?: string;
+  /**
+   * 试用期工作描述
+   */
+  workRemark: string;
+  /**
+   * 试用期自我评价
+   */
+  selfEvaluation: string;
+  /**
+   * 附件
+   */
+  fileInfoVoList?: {}[];
+  /**
+   * 审核状态；字典 staff_audit_status
+   */
+  auditStatus?: number;
+  /**
+   * 审核意见
+   */
+  auditRemark?: string;
+}
+
+/**
+ * 请假（/blade-hr/leave）
+ */
+export interface Leave extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 请假人；→ staff
+   */
+  staffId: string;
+  /**
+   * 请假人姓名
+   */
+  staffName?: string;
+  /**
+   * 请假类型
+   */
+  leaveType: string;
+  /**
+   * 开始时间
+   */
+  startTime: string;
+  /**
+   * 结束时间
+   */
+  endTime: string;
+  /**
+   * 请假天数；精确小数（字符串）
+   */
+  days: string;
+  /**
+   * 请假事由
+   */
+  reason: string;
+  /**
+   * 审核状态；字典 staff_audit_status
+   */
+  auditStatus?: number;
+}
+
+/**
+ * 职级申请（/blade-hr/rank）
+ */
+export interface RankApplication extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 申请人；→ staff
+   */
+  staffId: string;
+  /**
+   * 姓名
+   */
+  name?: string;
+  /**
+   * 入职日期
+   */
+  entryTimeStr?: string;
+  /**
+   * 部门；→ dept
+   */
+  deptId?: string;
+  /**
+   * 部门名称
+   */
+  deptName?: string;
+  /**
+   * 岗位
+   */
+  postName?: string;
+  /**
+   * 当前职级
+   */
+  rankName?: string;
+  /**
+   * 职级编号
+   */
+  ranks?: string;
+  /**
+   * 职级描述
+   */
+  rankDescribe?: string;
+  /**
+   * 考核类型；字典 rank_apply_type
+   */
+  applyType: 1 | 2;
+  /**
+   * 近三个月主要工作业绩
+   *
+   * @minItems 3
+   */
+  workPerformance: [string, string, string, ...string[]];
+  /**
+   * 个人优势和不足
+   */
+  prosAndCons: string;
+  /**
+   * 未来工作方向和目标
+   */
+  direction: string;
+  /**
+   * 对公司或部门的意见和建议
+   *
+   * @minItems 3
+   */
+  opinion: [string, string, string, ...string[]];
+  /**
+   * 审核状态；字典 staff_audit_status
+   */
+  auditStatus?: number;
+  /**
+   * 审核意见
+   */
+  auditRemark?: string;
+}
+
+/**
+ * 员工档案（/blade-hr/staffprofile）
+ */
+export interface StaffProfile extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 职员
+   */
+  staffId?: string;
+  /**
+   * 职员编码
+   */
+  staffCode?: string;
+  /**
+   * 姓名
+   */
+  staffName?: string;
+  /**
+   * 员工类型；字典 staff_type
+   */
+  staffType?: number;
+  /**
+   * 部门
+   */
+  deptId?: string;
+  /**
+   * 部门
+   */
+  deptName?: string;
+  /**
+   * 岗位
+   */
+  post?: string;
+  /**
+   * 手机号码
+   */
+  staffPhone?: string;
+  /**
+   * 入职日期
+   */
+  entryDate?: string;
+  /**
+   * 工龄
+   */
+  workingYears?: string;
+  /**
+   * 合同到期日
+   */
+  contractExpireDate?: string;
+  /**
+   * 部门负责人
+   */
+  deptLeaderName?: string;
+  /**
+   * 职级编号
+   */
+  rankId?: string;
+  /**
+   * 职级
+   */
+  rankName?: string;
+  /**
+   * 职级描述
+   */
+  rankDescribe?: string;
+  /**
+   * 基本工资；精确小数（字符串）
+   */
+  basicWage?: string;
+  /**
+   * 岗位工资；精确小数（字符串）
+   */
+  postWage?: string;
+  /**
+   * 职级工资；精确小数（字符串）
+   */
+  rankWage?: string;
+  /**
+   * 转正申请状态；字典 staff_audit_status
+   */
+  formalAuditStatus?: number;
+  /**
+   * 职级申请状态；字典 staff_audit_status
+   */
+  rankAuditStatus?: number;
 }
 
 /**
@@ -1512,7 +4166,52 @@ export interface Usertask extends Partial<Omit<BaseRow, 'id'>> {
 
 /** Resource name → entity type. */
 export interface Entities {
+  'assets-classify': AssetsClassify;
+  'assets-log': AssetsLog;
+  'assets': Assets;
+  'staff-assets': StaffAssets;
+  'bank-type': BankType;
+  'bank': Bank;
+  'barcode': Barcode;
+  'brand': Brand;
+  'car': Car;
+  'customer-audit': CustomerAudit;
+  'customer-contact': CustomerContact;
+  'customer-level': CustomerLevel;
+  'customer-nature': CustomerNature;
+  'customer-price': CustomerPrice;
+  'customer-range': CustomerRange;
+  'customer-recommended': CustomerRecommended;
+  'customer': Customer;
+  'depot-category': DepotCategory;
+  'depot': Depot;
+  'dept-rate': DeptRate;
+  'expense-item': ExpenseItem;
+  'goods-category': GoodsCategory;
+  'goods-unit': GoodsUnit;
+  'goods': Goods;
+  'income-item': IncomeItem;
+  'location': Location;
+  'logistics-company': LogisticsCompany;
+  'member': Member;
+  'partner': Partner;
+  'post-permission': PostPermission;
+  'price-management': PriceManagement;
+  'project': Project;
+  'route': Route;
+  'settlement': Settlement;
+  'staff': Staff;
+  'supplier-audit': SupplierAudit;
+  'supplier-nature': SupplierNature;
+  'supplier': Supplier;
+  'tax-rate': TaxRate;
+  'union-org': UnionOrg;
+  'unit': Unit;
   'notice': Notice;
+  'formal-application': FormalApplication;
+  'leave': Leave;
+  'rank-application': RankApplication;
+  'staff-profile': StaffProfile;
   'api-scope': ApiScope;
   'attach': Attach;
   'billrule': Billrule;

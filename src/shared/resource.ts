@@ -24,6 +24,8 @@ export interface TreeDef {
   keyField?: string;
   sortField?: string;
   rootValue?: string;
+  /** Extra TreeNode keys copied from the row: node key → row field. */
+  nodeFields?: Record<string, string>;
 }
 
 export interface TableDef {

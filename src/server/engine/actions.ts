@@ -53,30 +53,49 @@ export function timeStampCode(endpoint: EndpointDef): string {
   return `${String(options(endpoint).prefix ?? '')}${stamp}${String(crypto.randomInt(0, 1000)).padStart(3, '0')}`;
 }
 
-/** Updates named fields of rows by id from the request (+ fixed values), version-checked when sent. */
+/**
+ * Updates named fields of rows by id from the request (+ fixed values), version-checked when sent.
+ * Options: idParam (name of the id parameter), from ({field: [allowed current values]}: a state
+ * check), exclusive ({field, within, clear}: other rows sharing `within` get `clear`, e.g. one main member).
+ */
 export async function setFields(ctx: Ctx, model: Model, endpoint: EndpointDef): Promise<void> {
   const caller = mustCaller(ctx);
   const o = options(endpoint);
-  const ids = idList(param(ctx, 'ids', 'id') ?? (ctx.body as Row | undefined)?.id?.toString());
+  const body = (ctx.body && typeof ctx.body === 'object' ? ctx.body : {}) as Row;
+  const idName = o.idParam ? String(o.idParam) : undefined;
+  const ids = idList((idName ? param(ctx, idName) : param(ctx, 'ids', 'id')) ?? (body[idName ?? 'id'] as string | undefined)?.toString());
   if (!ids.length) throw badRequest('请选择至少一条数据');
   if (ids.length > 1 && !o.ids) throw badRequest('该操作一次只能处理一条数据');
-  const body = (ctx.body && typeof ctx.body === 'object' ? ctx.body : {}) as Row;
   const patch: Row = { ...((o.set as Row) ?? {}) };
   for (const name of (o.fields as string[]) ?? []) {
     const value = param(ctx, name) ?? body[name];
-    if (value !== undefined) patch[name] = value;
+    if (value !== undefined) patch[name] = Array.isArray(value) ? value.join(',') : value;
   }
+  const from = (o.from ?? {}) as Record<string, unknown[]>;
+  const exclusive = o.exclusive as { field: string; within: string; clear: unknown } | undefined;
   const versionText = param(ctx, 'version') ?? (body.version !== undefined ? String(body.version) : undefined);
   const { store } = ctx.services;
   await store.transaction(async (db) => {
     for (const id of ids) {
       const existing = await store.mustGet(model, caller.tenantId, id, db);
+      for (const [field, allowed] of Object.entries(from)) {
+        if (!allowed.map(String).includes(String(existing[field] ?? ''))) {
+          throw badRequest(`当前状态不允许该操作（${model.resource?.entity.properties[field]?.title ?? field}）`);
+        }
+      }
       if (model.resource) validateEntity(model.resource.entity, { ...existing, ...patch });
       await store.update(model, caller, id, patch, {
         db,
         includeReadonly: true,
         version: versionText !== undefined && ids.length === 1 ? Number(versionText) : undefined,
       });
+      if (exclusive && patch[exclusive.field] !== undefined && String(patch[exclusive.field]) !== String(exclusive.clear)) {
+        const others = await store.find(model, caller.tenantId, { where: { [exclusive.within]: existing[exclusive.within] } }, db);
+        for (const other of others) {
+          if (String(other.id) === id || String(other[exclusive.field]) === String(exclusive.clear)) continue;
+          await store.update(model, caller, String(other.id), { [exclusive.field]: exclusive.clear }, { db, includeReadonly: true });
+        }
+      }
     }
   });
 }
@@ -176,6 +195,9 @@ export async function importRows(ctx: Ctx, model: Model): Promise<{ count: numbe
       const v = typeof value === 'object' && value && 'text' in value ? (value as { text: string }).text : value;
       data[field] = v instanceof Date ? formatDateTime(v) : typeof v === 'number' && props[field]?.type === 'string' ? String(v) : v;
     });
+    for (const [name, schema] of Object.entries(props)) {
+      if (schema.default !== undefined && data[name] === undefined && model.fields.has(name)) data[name] = schema.default;
+    }
     try {
       if (model.resource) validateEntity(model.resource.entity, data);
       rows.push(data);

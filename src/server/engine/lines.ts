@@ -72,6 +72,11 @@ export async function saveLines(ctx: Ctx, model: Model, parentId: string, data: 
     const keep = new Set<string>();
     for (const [i, raw] of (items as Row[]).entries()) {
       const item: Row = { ...raw, [line.parentField]: parentId };
+      if (!item.id) {
+        for (const [name, schema] of Object.entries(child.resource?.entity.properties ?? {})) {
+          if (schema.default !== undefined && (item[name] === undefined || item[name] === null || item[name] === '')) item[name] = schema.default;
+        }
+      }
       if (child.fields.has('sort') && item.sort === undefined) item.sort = i + 1;
       for (const rule of child.def.unique ?? []) {
         const where = Object.fromEntries(rule.fields.map((f) => [f, item[f]]));

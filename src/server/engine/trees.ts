@@ -40,13 +40,15 @@ export function nest<T extends Row>(items: T[], keyOf: (r: T) => string, parentO
 
 export function toNode(model: Model, row: Row): TreeNode {
   const key = treeKey(model, row);
-  return {
+  const node: TreeNode = {
     id: key,
     parentId: treeParent(model, row),
     title: String(row[model.tree!.titleField] ?? ''),
     key,
     value: key,
   };
+  for (const [nodeKey, field] of Object.entries(model.tree!.nodeFields ?? {})) node[nodeKey] = row[field] ?? '';
+  return node;
 }
 
 /** Which of the given keys have live children (one grouped query). */

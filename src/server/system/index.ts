@@ -5,6 +5,9 @@ import { registerDictHandlers } from './dicts.ts';
 import { registerConfigHandlers } from './config.ts';
 import { registerResourceHandlers } from './resources.ts';
 import { registerDeskHandlers } from './desk.ts';
+import { registerBartererHandlers } from '../base/barterers.ts';
+import { registerGoodsHandlers } from '../base/goods.ts';
+import { registerStaffHandlers } from '../base/staff.ts';
 
 /** The hand-written handlers that schema endpoints name with `"op": "custom"`. */
 export function registerSystemHandlers(services: Services) {
@@ -14,4 +17,7 @@ export function registerSystemHandlers(services: Services) {
   registerConfigHandlers(services);
   registerResourceHandlers(services);
   registerDeskHandlers(services);
+  registerBartererHandlers(services);
+  registerGoodsHandlers(services);
+  registerStaffHandlers(services);
 }
