@@ -145,6 +145,62 @@ for (const [name, l] of resources) {
       if (!(f in props)) report(l, `/table/unique/${i}/fields/${j}`, `唯一约束字段 ${f} 不存在`);
     });
   }
+  // View blocks: every field they name exists, pickers and endpoints they use exist.
+  const BASE_FIELDS = new Set(['id', 'tenantId', 'createUser', 'createDept', 'createTime', 'updateUser', 'updateTime', 'status', 'isDeleted', 'version']);
+  const known = (f: string) => f.split('.')[0] in props || BASE_FIELDS.has(f.split('.')[0]);
+  const fieldOf = (item: unknown) => (typeof item === 'string' ? item : (item as { field?: string })?.field);
+  const endpointPaths = new Set(r.api.endpoints.map((e) => e.path));
+  const checkFieldList = (items: unknown[] | undefined, pointer: string, what: string) =>
+    (items ?? []).forEach((item, i) => {
+      const f = fieldOf(item);
+      // A field from another call's rows is allowed when the block gives its title.
+      const titled = typeof item === 'object' && item !== null && 'title' in item;
+      if (f && !known(f) && !titled) report(l, `${pointer}/${i}`, `${what}字段 ${f} 不在 entity.properties 中（或为该列给出 title）`);
+      const pickerName = (item as { picker?: string })?.picker;
+      if (f && pickerName) {
+        // x-ref fields use the target's pickers; other fields (company lookup) this resource's own.
+        const target = props[f]?.['x-ref'] ? resources.get(String(props[f]['x-ref'])) : l;
+        if (!target) report(l, `${pointer}/${i}/picker`, `字段 ${f} 引用的资源不存在`);
+        else if (!target.data.pickers?.[pickerName]) report(l, `${pointer}/${i}/picker`, `资源 ${target.data.resource} 没有名为 ${pickerName} 的选择器`);
+      }
+      const lines = (item as { lines?: { fields?: unknown[] } })?.lines;
+      if (f && lines?.fields) {
+        const lineRes = props[f]?.['x-lines'] ? resources.get(String(props[f]['x-lines'])) : undefined;
+        if (lineRes) {
+          lines.fields.forEach((lf, j) => {
+            const name = fieldOf(lf);
+            if (name && !(name in lineRes.data.entity.properties)) report(l, `${pointer}/${i}/lines/fields/${j}`, `明细字段 ${name} 不在 ${lineRes.data.resource} 中`);
+          });
+        }
+      }
+    });
+  const list = r.list as { columns?: unknown[]; endpoint?: string } | undefined;
+  checkFieldList(list?.columns, '/list/columns', '列表');
+  if (list?.endpoint && !endpointPaths.has(list.endpoint)) report(l, '/list/endpoint', `列表接口 ${list.endpoint} 不在 api.endpoints 中`);
+  checkFieldList(r.search as unknown[] | undefined, '/search', '搜索');
+  const form = r.form as { fields?: unknown[]; groups?: { fields: unknown[] }[]; tabs?: { fields?: unknown[]; groups?: { fields: unknown[] }[] }[] } | undefined;
+  checkFieldList(form?.fields, '/form/fields', '表单');
+  form?.groups?.forEach((g, i) => checkFieldList(g.fields, `/form/groups/${i}/fields`, '表单'));
+  form?.tabs?.forEach((t, i) => {
+    checkFieldList(t.fields, `/form/tabs/${i}/fields`, '表单');
+    t.groups?.forEach((g, j) => checkFieldList(g.fields, `/form/tabs/${i}/groups/${j}/fields`, '表单'));
+  });
+  for (const [name, picker] of Object.entries((r.pickers ?? {}) as Record<string, { endpoint?: string; columns?: unknown[]; search?: unknown[] }>)) {
+    if (picker.endpoint && !picker.endpoint.startsWith('/') && !endpointPaths.has(picker.endpoint)) {
+      report(l, `/pickers/${name}/endpoint`, `选择器 ${name} 的接口 ${picker.endpoint} 不在 api.endpoints 中`);
+    }
+    checkFieldList(picker.columns, `/pickers/${name}/columns`, '选择器列');
+  }
+  ((r.actions ?? []) as { endpoint: string; key: string }[]).forEach((a, i) => {
+    if (!a.endpoint.startsWith('/') && !endpointPaths.has(a.endpoint)) report(l, `/actions/${i}/endpoint`, `操作 ${a.key} 的接口 ${a.endpoint} 不在 api.endpoints 中`);
+  });
+  // A field that holds another resource's id is picked with that resource's picker.
+  for (const [field, schema] of Object.entries(props)) {
+    const target = schema['x-ref'] ? resources.get(String(schema['x-ref'])) : undefined;
+    if (target && r.form && !target.data.pickers && field !== 'parentId') {
+      report(l, `/entity/properties/${field}/x-ref`, `引用的资源 ${target.data.resource} 没有 pickers，表单无法选择`, true);
+    }
+  }
   if (r.permission) {
     if (permissions.has(r.permission)) report(l, '/permission', `权限前缀 ${r.permission} 与资源 ${permissions.get(r.permission)} 重复`);
     permissions.set(r.permission, name);

@@ -1,0 +1,43 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+
+const root = path.resolve(import.meta.dirname, '../..');
+
+function lint(dir?: string) {
+  const args = [path.join(root, 'node_modules/tsx/dist/cli.mjs'), path.join(root, 'generators/lint.ts'), ...(dir ? [dir] : [])];
+  const result = spawnSync(process.execPath, args, { cwd: root, encoding: 'utf8' });
+  return { status: result.status, out: result.stdout + result.stderr };
+}
+
+function lineOf(file: string, needle: string): number {
+  return fs.readFileSync(file, 'utf8').split('\n').findIndex((l) => l.includes(needle)) + 1;
+}
+
+describe('schema lint', () => {
+  it('passes on the committed schemas', () => {
+    const { status, out } = lint();
+    expect(out).toMatch(/0 problems/);
+    expect(status).toBe(0);
+  }, 60_000);
+
+  it('fails on a broken copy with file:line for each problem', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lint-'));
+    fs.cpSync(path.join(root, 'schemas'), dir, { recursive: true });
+    const customer = path.join(dir, 'base/customer.json');
+    const data = JSON.parse(fs.readFileSync(customer, 'utf8'));
+    // an unknown picker target and a dictionary that is not seeded
+    data.entity.properties.staffId['x-ref'] = 'no-such-resource';
+    data.entity.properties.isDefaultId['x-dict'] = 'no_such_dict';
+    fs.writeFileSync(customer, JSON.stringify(data, null, 2));
+    const { status, out } = lint(dir);
+    expect(status).toBe(1);
+    const refLine = lineOf(customer, '"no-such-resource"');
+    const dictLine = lineOf(customer, '"no_such_dict"');
+    expect(out).toContain(`customer.json:${refLine}: 引用的资源 no-such-resource 不存在`);
+    expect(out).toContain(`customer.json:${dictLine}: 字典 no_such_dict 未在 schemas/dicts 中定义`);
+    fs.rmSync(dir, { recursive: true, force: true });
+  }, 60_000);
+});
