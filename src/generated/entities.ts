@@ -4105,7 +4105,7 @@ export interface User extends Partial<Omit<BaseRow, 'id'>> {
    */
   userType?: number;
   /**
-   * 关联职员
+   * 关联职员；→ staff
    */
   staffId?: string;
   /**

@@ -74,7 +74,12 @@ export function App() {
   }, [themeName]);
 
   return (
-    <ConfigProvider theme={themeConfig} locale={language === 'zh' ? zhCN : enUS}>
+    <ConfigProvider
+      theme={themeConfig}
+      locale={language === 'zh' ? zhCN : enUS}
+      // Keep 登录 as typed (antd would render it as 登 录).
+      button={{ autoInsertSpace: false }}
+    >
       <AntdApp>
         <MessageBinder />
         <ScreenWatcher />

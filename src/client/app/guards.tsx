@@ -7,7 +7,7 @@ import { useLock } from '../store/lock.ts';
 import { clearSession, useSession } from '../store/session.ts';
 import { useT } from './i18n/index.ts';
 import { startRefreshTimer } from './session/refresh.ts';
-import { loadSessionData, sessionDataIsFresh } from './session/signIn.ts';
+import { isSigningOut, loadSessionData, sessionDataIsFresh } from './session/signIn.ts';
 import { website } from './website.ts';
 
 /** A same-origin in-app path to return to after signing in; anything else goes home. */
@@ -63,7 +63,7 @@ export function RequireAuth({ children }: { children: ReactNode }) {
 
   if (!hasToken) {
     const back = `${location.pathname}${location.search}`;
-    const to = back === '/' ? website.loginPath : `${website.loginPath}?redirect=${encodeURIComponent(back)}`;
+    const to = back === '/' || isSigningOut() ? website.loginPath : `${website.loginPath}?redirect=${encodeURIComponent(back)}`;
     return <Navigate to={to} replace />;
   }
   if (locked) return <Navigate to={website.lockPath} replace />;

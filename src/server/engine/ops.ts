@@ -157,6 +157,10 @@ export async function updateEntity(ctx: Ctx, model: Model, input: Row): Promise<
   const id = String(input.id);
   const data = stripReadonly(model, input);
   joinArrays(model, data);
+  // An edit form leaves secrets blank: blank means "keep the stored one", never "erase it".
+  for (const field of model.fields.values()) {
+    if (field.secret && (data[field.name] === '' || data[field.name] === null)) delete data[field.name];
+  }
   const { store } = ctx.services;
   const existing = await store.mustGet(model, caller.tenantId, id);
   if (data.version === undefined || data.version === null || data.version === '') {

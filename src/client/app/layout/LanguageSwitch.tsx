@@ -1,5 +1,5 @@
 import { Button, Dropdown } from 'antd';
-import TranslationOutlined from '@ant-design/icons/es/icons/TranslationOutlined.js';
+import TranslationOutlined from '@ant-design/icons/es/icons/TranslationOutlined';
 import { useSettings, type Language } from '../../store/settings.ts';
 import { useT } from '../i18n/index.ts';
 

@@ -1,5 +1,5 @@
 import { useEffect, useState, type ComponentType } from 'react';
-import AppstoreOutlined from '@ant-design/icons/es/icons/AppstoreOutlined.js';
+import AppstoreOutlined from '@ant-design/icons/es/icons/AppstoreOutlined';
 import type { AntdIconProps } from '@ant-design/icons/es/components/AntdIcon';
 import { menuIcons } from 'virtual:menu-icons';
 

@@ -7,7 +7,7 @@ import { useTabs } from '../../store/tabs.ts';
 import { useT } from '../i18n/index.ts';
 import { website } from '../website.ts';
 import { menuTarget, visibleMenus } from './menuTree.ts';
-import { buildRouteIndex, type RouteIndex } from './routeIndex.ts';
+import { buildRouteIndex, describeLocation, type RouteIndex } from './routeIndex.ts';
 
 /** The route index of the full menu tree, rebuilt only when the tree changes. */
 export function useRouteIndex(): RouteIndex {
@@ -18,26 +18,34 @@ export function useRouteIndex(): RouteIndex {
 /** Sidebar menus after role, isHidden and hide-list filtering. */
 export function useVisibleMenus(): MenuNode[] {
   const menus = useSession((s) => s.menus);
-  const roleName = useSession((s) => s.user?.role_name ?? s.user?.roleName);
+  // Token role aliases plus the user-info alias/name: meta roles may use either.
+  const roleName = useSession((s) =>
+    [s.user?.role_name, s.user?.roleAlias, s.user?.roleName].filter(Boolean).join(','),
+  );
   return useMemo(() => visibleMenus(menus, roleName), [menus, roleName]);
 }
 
-/** Navigates to an in-app location unless that would open a 16th tab. */
+/**
+ * Navigates to an in-app location, opening its tab right away (so quick successive clicks each
+ * get their tab); refuses when that would be a 16th tab.
+ */
 export function useOpenLocation(): (to: string) => boolean {
   const navigate = useNavigate();
   const { message } = App.useApp();
   const t = useT();
+  const index = useRouteIndex();
   return useCallback(
     (to: string) => {
-      const { tabs } = useTabs.getState();
-      if (!tabs.some((tab) => tab.key === to) && tabs.length >= website.maxTabs) {
+      const url = new URL(to, window.location.origin);
+      const tab = describeLocation(url.pathname, url.search, index);
+      if (tab && useTabs.getState().open(tab) === 'full') {
         void message.warning(t('tabs.tooMany', { max: website.maxTabs }));
         return false;
       }
       navigate(to);
       return true;
     },
-    [navigate, message, t],
+    [navigate, message, t, index],
   );
 }
 

@@ -1,5 +1,5 @@
 import { Descriptions, Result } from 'antd';
-import ToolOutlined from '@ant-design/icons/es/icons/ToolOutlined.js';
+import ToolOutlined from '@ant-design/icons/es/icons/ToolOutlined';
 import { useLocalizedLabel, useT } from '../i18n/index.ts';
 import type { PageProps } from '../pages.ts';
 

@@ -79,6 +79,7 @@ export async function completeSignIn(token: TokenResponse, tenantId: string): Pr
     throw new ApiError(400, text, token, false);
   }
   losingSession = false;
+  signingOut = false;
   useLock.getState().reset();
   saveTokens(token, tenantId);
   useSession.getState().setUser(userFromToken(token));
@@ -93,8 +94,16 @@ function forgetLocalSession(options: { keepTabs: boolean }): void {
   if (!options.keepTabs) useTabs.getState().reset();
 }
 
+let signingOut = false;
+
+/** True after an explicit sign-out: the guard then sends to a plain /login (no way back). */
+export function isSigningOut(): boolean {
+  return signingOut;
+}
+
 /** Explicit sign-out: tells the server, forgets the session and tabs, goes to /login. */
 export async function signOut(): Promise<void> {
+  signingOut = true;
   await logout().catch(() => undefined);
   forgetLocalSession({ keepTabs: false });
   navigateTo(website.loginPath, { replace: true });

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState, type Key } from 'react';
 import { App, Flex, Input, Modal, Tag, Tree, Typography, type TreeDataNode } from 'antd';
-import SearchOutlined from '@ant-design/icons/es/icons/SearchOutlined.js';
+import SearchOutlined from '@ant-design/icons/es/icons/SearchOutlined';
 import type { MenuNode } from '../../../api/types.ts';
 import { useFavourites } from '../../../store/favourites.ts';
 import { useSession } from '../../../store/session.ts';

@@ -1,6 +1,6 @@
 import { useMemo, useRef, useState } from 'react';
 import { AutoComplete, Flex, Input, Typography, type InputRef } from 'antd';
-import SearchOutlined from '@ant-design/icons/es/icons/SearchOutlined.js';
+import SearchOutlined from '@ant-design/icons/es/icons/SearchOutlined';
 import { useLocalizedLabel, useT } from '../../i18n/index.ts';
 import { MenuIcon } from '../../menu/MenuIcon.tsx';
 import { allNodesOf, searchLeaves } from '../../menu/menuTree.ts';

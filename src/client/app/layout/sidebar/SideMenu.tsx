@@ -66,8 +66,9 @@ export function SideMenu({ collapsed }: { collapsed: boolean }) {
       const text = label(menu.name, menu.nameEn);
       if (hasChildren(menu)) {
         const children = (menu.children ?? []).map(toItem);
-        if (menu.level === 2) return { type: 'group', key: menu.id, label: text, children };
-        return { key: menu.id, icon: <MenuIcon name={menu.source} />, label: text, children };
+        const title = <span data-menu-code={menu.code}>{text}</span>;
+        if (menu.level === 2) return { type: 'group', key: menu.id, label: title, children };
+        return { key: menu.id, icon: <MenuIcon name={menu.source} />, label: title, children };
       }
       const content: ReactNode =
         menu.isDisplayHistory === 2 && menu.historyPath ? (

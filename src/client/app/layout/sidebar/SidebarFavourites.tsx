@@ -1,6 +1,6 @@
 import { Button, Flex, Popover, Tooltip, Typography } from 'antd';
-import SettingOutlined from '@ant-design/icons/es/icons/SettingOutlined.js';
-import StarOutlined from '@ant-design/icons/es/icons/StarOutlined.js';
+import SettingOutlined from '@ant-design/icons/es/icons/SettingOutlined';
+import StarOutlined from '@ant-design/icons/es/icons/StarOutlined';
 import type { FastMenu } from '../../../api/types.ts';
 import { useFavourites } from '../../../store/favourites.ts';
 import { useSettings } from '../../../store/settings.ts';

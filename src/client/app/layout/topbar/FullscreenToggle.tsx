@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Button } from 'antd';
-import FullscreenExitOutlined from '@ant-design/icons/es/icons/FullscreenExitOutlined.js';
-import FullscreenOutlined from '@ant-design/icons/es/icons/FullscreenOutlined.js';
+import FullscreenExitOutlined from '@ant-design/icons/es/icons/FullscreenExitOutlined';
+import FullscreenOutlined from '@ant-design/icons/es/icons/FullscreenOutlined';
 import { useT } from '../../i18n/index.ts';
 
 export function FullscreenToggle() {

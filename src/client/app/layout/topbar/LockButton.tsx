@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Button, Form, Input, Modal } from 'antd';
-import LockOutlined from '@ant-design/icons/es/icons/LockOutlined.js';
+import LockOutlined from '@ant-design/icons/es/icons/LockOutlined';
 import { useNavigate } from 'react-router';
 import { useLock } from '../../../store/lock.ts';
 import { useT } from '../../i18n/index.ts';

@@ -1,6 +1,6 @@
 import { Button, Flex, Tooltip } from 'antd';
-import EditOutlined from '@ant-design/icons/es/icons/EditOutlined.js';
-import PlusOutlined from '@ant-design/icons/es/icons/PlusOutlined.js';
+import EditOutlined from '@ant-design/icons/es/icons/EditOutlined';
+import PlusOutlined from '@ant-design/icons/es/icons/PlusOutlined';
 import { useFavourites } from '../../../store/favourites.ts';
 import { useT } from '../../i18n/index.ts';
 import { MenuIcon } from '../../menu/MenuIcon.tsx';

@@ -1,5 +1,5 @@
 import { Button, Dropdown, Flex } from 'antd';
-import BgColorsOutlined from '@ant-design/icons/es/icons/BgColorsOutlined.js';
+import BgColorsOutlined from '@ant-design/icons/es/icons/BgColorsOutlined';
 import { useSettings } from '../../../store/settings.ts';
 import { useT } from '../../i18n/index.ts';
 import { palettes, themeNames, type ThemeName } from '../../theme/palette.ts';

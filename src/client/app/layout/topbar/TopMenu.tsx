@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Menu } from 'antd';
-import HomeOutlined from '@ant-design/icons/es/icons/HomeOutlined.js';
+import HomeOutlined from '@ant-design/icons/es/icons/HomeOutlined';
 import { fetchTopMenus } from '../../../api/shell.ts';
 import type { TopMenu as TopMenuItem } from '../../../api/types.ts';
 import { useSession } from '../../../store/session.ts';

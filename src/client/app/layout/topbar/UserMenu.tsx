@@ -1,7 +1,7 @@
 import { App, Avatar, Dropdown, Flex, type MenuProps } from 'antd';
-import DashboardOutlined from '@ant-design/icons/es/icons/DashboardOutlined.js';
-import LogoutOutlined from '@ant-design/icons/es/icons/LogoutOutlined.js';
-import UserOutlined from '@ant-design/icons/es/icons/UserOutlined.js';
+import DashboardOutlined from '@ant-design/icons/es/icons/DashboardOutlined';
+import LogoutOutlined from '@ant-design/icons/es/icons/LogoutOutlined';
+import UserOutlined from '@ant-design/icons/es/icons/UserOutlined';
 import { useSession } from '../../../store/session.ts';
 import { useT } from '../../i18n/index.ts';
 import { useOpenLocation } from '../../menu/useMenus.ts';

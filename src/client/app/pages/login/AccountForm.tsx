@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Button, Form, Input } from 'antd';
-import LockOutlined from '@ant-design/icons/es/icons/LockOutlined.js';
-import UserOutlined from '@ant-design/icons/es/icons/UserOutlined.js';
+import LockOutlined from '@ant-design/icons/es/icons/LockOutlined';
+import UserOutlined from '@ant-design/icons/es/icons/UserOutlined';
 import { loginByPassword } from '../../../api/auth.ts';
 import { useSession } from '../../../store/session.ts';
 import { useT } from '../../i18n/index.ts';

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { Flex, Input, Tooltip } from 'antd';
-import SafetyOutlined from '@ant-design/icons/es/icons/SafetyOutlined.js';
+import SafetyOutlined from '@ant-design/icons/es/icons/SafetyOutlined';
 import { fetchCaptcha } from '../../../api/auth.ts';
 import { useT } from '../../i18n/index.ts';
 

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Card, Flex, Form, Input, Spin, Tabs, Typography, theme } from 'antd';
-import TeamOutlined from '@ant-design/icons/es/icons/TeamOutlined.js';
+import TeamOutlined from '@ant-design/icons/es/icons/TeamOutlined';
 import { useSearchParams } from 'react-router';
 import { loginBySocial } from '../../../api/auth.ts';
 import { getStore } from '../../../store/storage.ts';

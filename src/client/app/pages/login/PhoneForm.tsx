@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { App, Button, Flex, Form, Input } from 'antd';
-import MailOutlined from '@ant-design/icons/es/icons/MailOutlined.js';
-import MobileOutlined from '@ant-design/icons/es/icons/MobileOutlined.js';
+import MailOutlined from '@ant-design/icons/es/icons/MailOutlined';
+import MobileOutlined from '@ant-design/icons/es/icons/MobileOutlined';
 import { loginByPhone, sendSmsCode } from '../../../api/auth.ts';
 import { useT } from '../../i18n/index.ts';
 import { website } from '../../website.ts';

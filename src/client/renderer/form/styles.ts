@@ -1,0 +1,36 @@
+/**
+ * The form's few layout rules, injected once. Colours come from antd's CSS variables, so every
+ * shell theme (light or dark) applies without a hard-coded colour.
+ */
+const CSS = `
+.erp-form { --erp-label-width: 100px; }
+.erp-grid { display: grid; grid-template-columns: repeat(24, minmax(0, 1fr)); column-gap: 16px; }
+.erp-field { display: flex; align-items: flex-start; min-width: 0; margin-bottom: 22px; position: relative; }
+.erp-field[hidden] { display: none; }
+.erp-label { flex: 0 0 var(--erp-label-width); width: var(--erp-label-width); padding-right: 10px; text-align: right;
+  line-height: 32px; color: var(--ant-color-text, rgba(0,0,0,.88)); overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+.erp-label-top .erp-field { flex-direction: column; }
+.erp-label-top .erp-label { flex-basis: auto; width: auto; text-align: left; line-height: 22px; padding: 0 0 4px; }
+.erp-control { flex: 1 1 auto; min-width: 0; position: relative; }
+.erp-required { color: var(--ant-color-error, #ff4d4f); margin-right: 4px; font-family: SimSun, sans-serif; }
+.erp-field-error { position: absolute; left: 0; top: 100%; font-size: 12px; line-height: 20px;
+  color: var(--ant-color-error, #ff4d4f); white-space: nowrap; overflow: hidden; text-overflow: ellipsis; max-width: 100%; }
+.erp-cell-error { position: static; white-space: normal; }
+.erp-section-title { font-weight: 600; margin: 4px 0 14px; padding-left: 8px;
+  border-left: 3px solid var(--ant-color-primary, #1677ff); line-height: 18px; }
+.erp-readonly { min-height: 32px; line-height: 22px; padding: 5px 0; word-break: break-all;
+  color: var(--ant-color-text, rgba(0,0,0,.88)); }
+.erp-readonly-multiline { white-space: pre-wrap; }
+.erp-lines .ant-table-cell { vertical-align: top; }
+`;
+
+let injected = false;
+
+export function injectFormStyles(): void {
+  if (injected || typeof document === 'undefined') return;
+  injected = true;
+  const style = document.createElement('style');
+  style.dataset.erp = 'form';
+  style.textContent = CSS;
+  document.head.appendChild(style);
+}

@@ -1,0 +1,134 @@
+/**
+ * Per-field checks on blur and before saving, from the entity schema itself: required and
+ * x-requiredIf (the shared expression evaluator), lengths, patterns, formats, numbers, exact
+ * decimals and the helper `rules`, each with the schema's own errorMessage text when it has one.
+ * No whole-form validation runs while the user types.
+ */
+import Decimal from 'decimal.js';
+import { evaluate, isEmptyValue, type Expr } from '../../../shared/expr.ts';
+import type { EntitySchema, FieldSchema } from '../../../shared/resource.ts';
+import { checkRule, isEmail, isUrl } from '../../../shared/validators.ts';
+import { decimalPlaces } from '../common/format.ts';
+import { currentLanguage, ft, type FormKey } from './i18n.ts';
+import type { FieldSpec } from './layout.ts';
+import type { Values, Widget } from './types.ts';
+
+const CHOICE_WIDGETS = new Set<Widget>([
+  'select', 'radio', 'checkbox', 'switch', 'date', 'datetime', 'daterange', 'picker', 'treePicker',
+  'area', 'upload', 'image', 'icon', 'color',
+]);
+
+/** The schema's own message for a keyword (`errorMessage` as a string or a keyword map). */
+function schemaMessage(prop: FieldSchema, keyword: string): string | undefined {
+  const custom = prop.errorMessage;
+  if (typeof custom === 'string') return custom;
+  if (custom && typeof custom === 'object') {
+    const text = (custom as Record<string, unknown>)[keyword];
+    if (typeof text === 'string') return text;
+  }
+  return undefined;
+}
+
+function label(spec: Pick<FieldSpec, 'title' | 'titleEn'>): string {
+  return currentLanguage() === 'en' && spec.titleEn ? spec.titleEn : spec.title;
+}
+
+function fallback(spec: FieldSpec, key: FormKey, params: Record<string, string | number> = {}): string {
+  return ft(key, { title: label(spec), ...params });
+}
+
+/** True when the field must be filled: the entity's `required`, or its x-requiredIf holds. */
+export function isRequired(spec: FieldSpec, values: Values): boolean {
+  if (spec.required) return true;
+  const rule = spec.prop['x-requiredIf'];
+  if (rule === undefined) return false;
+  try {
+    return Boolean(evaluate(rule as Expr, values));
+  } catch {
+    return false;
+  }
+}
+
+export function requiredMessage(entity: EntitySchema, spec: FieldSpec): string {
+  const custom = entity.errorMessage?.required?.[spec.name] ?? schemaMessage(spec.prop, 'required');
+  if (custom) return custom;
+  return fallback(spec, CHOICE_WIDGETS.has(spec.widget) ? 'form.requiredSelect' : 'form.required');
+}
+
+function decimalScale(prop: FieldSchema): number {
+  const kind = prop['x-decimal'];
+  if (typeof kind === 'number') return kind;
+  return kind ? decimalPlaces(kind) : 2;
+}
+
+function checkNumber(spec: FieldSpec, value: unknown): string | undefined {
+  const { prop } = spec;
+  const text = String(value).trim();
+  let number: Decimal;
+  if (prop['x-decimal'] !== undefined) {
+    const scale = decimalScale(prop);
+    const pattern = scale > 0 ? new RegExp(`^-?\\d+(\\.\\d{1,${scale}})?$`) : /^-?\d+$/;
+    if (!pattern.test(text)) return schemaMessage(prop, 'pattern') ?? fallback(spec, 'form.decimal', { scale });
+    number = new Decimal(text);
+  } else if (prop.type === 'integer') {
+    if (!/^-?\d+$/.test(text)) return schemaMessage(prop, 'type') ?? fallback(spec, 'form.integer');
+    number = new Decimal(text);
+  } else if (prop.type === 'number') {
+    if (!/^-?\d+(\.\d+)?$/.test(text)) return schemaMessage(prop, 'type') ?? fallback(spec, 'form.number');
+    number = new Decimal(text);
+  } else {
+    return undefined;
+  }
+  if (typeof prop.minimum === 'number' && number.lessThan(prop.minimum)) {
+    return schemaMessage(prop, 'minimum') ?? fallback(spec, 'form.minimum', { limit: prop.minimum });
+  }
+  if (typeof prop.maximum === 'number' && number.greaterThan(prop.maximum)) {
+    return schemaMessage(prop, 'maximum') ?? fallback(spec, 'form.maximum', { limit: prop.maximum });
+  }
+  return undefined;
+}
+
+function checkText(spec: FieldSpec, value: unknown): string | undefined {
+  const { prop } = spec;
+  if (typeof value !== 'string') return undefined;
+  if (typeof prop.maxLength === 'number' && value.length > prop.maxLength) {
+    return schemaMessage(prop, 'maxLength') ?? fallback(spec, 'form.maxLength', { limit: prop.maxLength });
+  }
+  if (typeof prop.minLength === 'number' && value.length < prop.minLength) {
+    return schemaMessage(prop, 'minLength') ?? fallback(spec, 'form.minLength', { limit: prop.minLength });
+  }
+  if (typeof prop.pattern === 'string' && !new RegExp(prop.pattern).test(value)) {
+    return schemaMessage(prop, 'pattern') ?? fallback(spec, 'form.pattern');
+  }
+  if (prop.format === 'email' && !isEmail(value)) return schemaMessage(prop, 'format') ?? fallback(spec, 'form.pattern');
+  if ((prop.format === 'uri' || prop.format === 'url') && !isUrl(value)) {
+    return schemaMessage(prop, 'format') ?? fallback(spec, 'form.pattern');
+  }
+  if (Array.isArray(prop.enum) && !prop.enum.some((item) => String(item) === value)) {
+    return schemaMessage(prop, 'enum') ?? fallback(spec, 'form.enum');
+  }
+  return undefined;
+}
+
+/**
+ * The message for one field's value (undefined when it passes). `values` is the whole record,
+ * read by x-requiredIf and by rules such as the bank-account length per bank type.
+ */
+export function checkField(entity: EntitySchema, spec: FieldSpec, value: unknown, values: Values): string | undefined {
+  if (isEmptyValue(value)) return isRequired(spec, values) ? requiredMessage(entity, spec) : undefined;
+  if (spec.widget === 'json' && typeof value === 'string') {
+    try {
+      JSON.parse(value);
+    } catch {
+      return fallback(spec, 'form.json');
+    }
+  }
+  const numeric = spec.prop['x-decimal'] !== undefined || spec.prop.type === 'integer' || spec.prop.type === 'number';
+  const problem = numeric ? checkNumber(spec, value) : checkText(spec, value);
+  if (problem) return problem;
+  for (const rule of spec.def.rules ?? []) {
+    const message = checkRule(rule, value, values, currentLanguage());
+    if (message) return message;
+  }
+  return undefined;
+}

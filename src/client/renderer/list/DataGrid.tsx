@@ -1,0 +1,203 @@
+import { useCallback, useEffect, useMemo, useRef, type CSSProperties } from 'react';
+import { Empty } from 'antd';
+import { AgGridReact } from 'ag-grid-react';
+import type {
+  ColDef,
+  ColumnMovedEvent,
+  ColumnResizedEvent,
+  GetRowIdParams,
+  GridApi,
+  RowClassParams,
+  RowClickedEvent,
+  RowSelectionOptions,
+} from 'ag-grid-community';
+import type { ResourceFile } from '../../../shared/resource.ts';
+import { useSettings } from '../../store/settings.ts';
+import { rt } from '../common/i18n.ts';
+import type { Row } from '../common/params.ts';
+import { useDictionaries } from '../common/useDictionary.ts';
+import { fieldOf, type ColumnDef } from '../common/views.ts';
+import { HEADER_HEIGHT, ROW_HEIGHT, useGridLocale, useGridTheme } from './agGrid.ts';
+import { clearColumnState, loadColumnState, saveColumnState } from './columnState.ts';
+import { ACTIONS_COL, buildDataColumns, indexColumn, isSummable, sortColumnOf, type GridContext } from './columns.tsx';
+import { RowActionsCell, actionsColumnWidth, type RowActionsContext, type RowButton } from './RowActions.tsx';
+import type { SortKey } from './useListData.ts';
+import { summaryRow } from './summary.ts';
+import './grid.css';
+
+function NoRows() {
+  return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={rt('list.empty')} style={{ margin: 0 }} />;
+}
+
+export interface DataGridProps {
+  resource: ResourceFile;
+  columns: ColumnDef[];
+  rows: Row[];
+  loading?: boolean;
+  /** Rows before this page (index column numbering). */
+  offset?: number;
+  showIndex?: boolean;
+  selectable?: boolean;
+  summary?: boolean;
+  /** Buttons of a row; with `actionLabels` (widest set) the actions column shows. */
+  rowButtons?: (row: Row) => RowButton[];
+  actionLabels?: string[];
+  actionsWidth?: number;
+  /** Remembers column order, widths and visibility per user under this name. */
+  stateKey?: string;
+  titles?: Record<string, string>;
+  currentRowId?: string;
+  style?: CSSProperties;
+  onSelectionChanged?(rows: Row[]): void;
+  onSortChanged?(sort: SortKey[]): void;
+  onRowClicked?(row: Row): void;
+  onGridApi?(api: GridApi<Row> | undefined): void;
+  onColumnsChanged?(): void;
+  /** Bumped to forget the saved column state and return to the schema's columns. */
+  resetSignal?: number;
+}
+
+const rowSelection: RowSelectionOptions<Row> = {
+  mode: 'multiRow',
+  checkboxes: true,
+  headerCheckbox: true,
+  enableClickSelection: false,
+};
+
+/** The renderer's ag-grid: schema columns, index/selection/actions columns, summary row. */
+export function DataGrid(props: DataGridProps) {
+  const { resource, columns, rows, loading, offset = 0, showIndex = true, selectable = true, summary, rowButtons } = props;
+  const { actionLabels, actionsWidth, stateKey, titles, currentRowId, style } = props;
+  const { onSelectionChanged, onSortChanged, onRowClicked, onGridApi, onColumnsChanged, resetSignal = 0 } = props;
+  const language = useSettings((s) => s.language);
+  const theme = useGridTheme();
+  const localeText = useGridLocale();
+  const apiRef = useRef<GridApi<Row> | undefined>(undefined);
+
+  const fields = useMemo(() => Object.fromEntries(columns.map((c) => [c.field, fieldOf(resource, c.field)])), [resource, columns]);
+  const dictionaries = useDictionaries(fields);
+  const saved = useMemo(() => {
+    if (!stateKey) return undefined;
+    if (resetSignal) clearColumnState(resource.resource, stateKey);
+    return loadColumnState(resource.resource, stateKey);
+  }, [resource, stateKey, resetSignal]);
+
+  // Callbacks and numbering travel in a stable context object so columns need not be rebuilt.
+  const context = useMemo<GridContext & RowActionsContext & { currentRowId?: string }>(
+    () => ({ offset: 0, rowButtons: () => [] }),
+    [],
+  );
+  context.offset = offset;
+  context.rowButtons = rowButtons ?? (() => []);
+  context.currentRowId = currentRowId;
+
+  const showActions = Boolean(rowButtons && actionLabels?.length);
+  const columnDefs = useMemo<ColDef<Row>[]>(() => {
+    const defs: ColDef<Row>[] = [];
+    if (showIndex) defs.push(indexColumn());
+    defs.push(...buildDataColumns({ resource, columns, dictionaries, language, saved, titles }));
+    if (showActions) {
+      defs.push({
+        colId: ACTIONS_COL,
+        headerName: rt('list.actions'),
+        pinned: 'right',
+        lockPinned: true,
+        suppressMovable: true,
+        sortable: false,
+        resizable: false,
+        width: actionsWidth ?? actionsColumnWidth(actionLabels ?? []),
+        cellRenderer: RowActionsCell,
+      });
+    }
+    return defs;
+    // language re-labels the index/actions headers.
+  }, [resource, columns, dictionaries, language, saved, titles, showIndex, showActions, actionsWidth, actionLabels]);
+
+  const summaryFields = useMemo(
+    () => (summary ? columns.filter((c) => isSummable(resource, c)).map((c) => c.field) : []),
+    [summary, columns, resource],
+  );
+  const pinnedBottom = useMemo(() => {
+    const sums = summaryRow(rows, summaryFields);
+    return sums ? [sums] : undefined;
+  }, [rows, summaryFields]);
+
+  useEffect(() => {
+    apiRef.current?.refreshCells({ columns: showIndex ? ['__index'] : [], force: true });
+  }, [offset, showIndex]);
+  useEffect(() => {
+    apiRef.current?.redrawRows();
+  }, [currentRowId]);
+  // The rebuilt definitions (without saved state) are in place: apply their initial widths and order.
+  useEffect(() => {
+    if (!resetSignal) return;
+    apiRef.current?.resetColumnState();
+    if (stateKey) clearColumnState(resource.resource, stateKey);
+  }, [resetSignal, resource, stateKey]);
+
+  const persist = useCallback(() => {
+    const api = apiRef.current;
+    if (!api) return;
+    if (stateKey) saveColumnState(resource.resource, api.getColumnState(), stateKey);
+    onColumnsChanged?.();
+  }, [resource, stateKey, onColumnsChanged]);
+
+  return (
+    <div style={{ height: '100%', minHeight: 300, ...style }} data-testid="data-grid">
+      <AgGridReact<Row>
+        theme={theme}
+        localeText={localeText}
+        rowData={rows}
+        columnDefs={columnDefs}
+        context={context}
+        loading={loading}
+        noRowsOverlayComponent={NoRows}
+        rowHeight={ROW_HEIGHT}
+        headerHeight={HEADER_HEIGHT}
+        rowSelection={selectable ? rowSelection : undefined}
+        selectionColumnDef={{ pinned: 'left', width: 44, lockPinned: true, suppressMovable: true }}
+        pinnedBottomRowData={pinnedBottom}
+        getRowId={(p: GetRowIdParams<Row>) => String(p.data.id ?? p.data.code ?? JSON.stringify(p.data))}
+        rowClassRules={{ 'erp-row-current': (p: RowClassParams<Row>) => Boolean(currentRowId) && p.data?.id === context.currentRowId }}
+        maintainColumnOrder
+        suppressCellFocus
+        suppressDragLeaveHidesColumns
+        tooltipShowDelay={400}
+        onGridReady={(e) => {
+          apiRef.current = e.api;
+          onGridApi?.(e.api);
+        }}
+        onGridPreDestroyed={() => {
+          apiRef.current = undefined;
+          onGridApi?.(undefined);
+        }}
+        onRowDataUpdated={() => {
+          // Data arrival → painted rows: two frames after the grid has taken the rows.
+          requestAnimationFrame(() =>
+            requestAnimationFrame(() => {
+              if (performance.getEntriesByName('erp:list-data', 'mark').length) {
+                performance.measure('erp:list-render', 'erp:list-data');
+                performance.clearMarks('erp:list-data');
+              }
+            }),
+          );
+        }}
+        onSelectionChanged={(e) => onSelectionChanged?.(e.api.getSelectedRows())}
+        onSortChanged={(e) => {
+          const sort = e.api
+            .getColumnState()
+            .filter((s) => s.sort)
+            .sort((a, b) => (a.sortIndex ?? 0) - (b.sortIndex ?? 0))
+            .map((s) => ({ column: sortColumnOf(resource, s.colId), dir: s.sort! }));
+          onSortChanged?.(sort);
+        }}
+        onRowClicked={(e: RowClickedEvent<Row>) => {
+          if (e.data && !e.node.rowPinned) onRowClicked?.(e.data);
+        }}
+        onColumnMoved={(e: ColumnMovedEvent<Row>) => e.finished && persist()}
+        onColumnResized={(e: ColumnResizedEvent<Row>) => e.finished && e.source === 'uiColumnResized' && persist()}
+        onColumnVisible={() => persist()}
+      />
+    </div>
+  );
+}

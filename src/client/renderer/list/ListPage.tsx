@@ -1,0 +1,177 @@
+import { useCallback, useMemo, useState, type ReactNode } from 'react';
+import { Flex, Pagination, theme } from 'antd';
+import type { GridApi } from 'ag-grid-community';
+import type { QueryValue } from '../../api/http.ts';
+import type { ResourceFile } from '../../../shared/resource.ts';
+import { FormDialog } from '../form/FormDialog.tsx';
+import { useLabel, useRT } from '../common/i18n.ts';
+import type { Row } from '../common/params.ts';
+import { listColumnsOf, viewsOf, type ColumnDef } from '../common/views.ts';
+import { useListCapabilities } from './capabilities.ts';
+import { ColumnSettings } from './ColumnSettings.tsx';
+import { DataGrid } from './DataGrid.tsx';
+import { ListToolbar } from './ListToolbar.tsx';
+import type { RowButton } from './RowActions.tsx';
+import { SearchForm } from './SearchForm.tsx';
+import { initialSearchValues, searchFieldsOf, toFilterParams } from './searchParams.ts';
+import { exportRows, transferEndpoint } from './transfer.ts';
+import { isActionVisible, useActionRunner } from './useActionRunner.tsx';
+import { useListData } from './useListData.ts';
+
+export const PAGE_SIZES = [10, 30, 50, 100, 200];
+
+export interface ListPageProps {
+  resource: ResourceFile;
+  /** Endpoint path serving the rows (dictionary parent-list / child-list). */
+  endpointPath?: string;
+  /** Sent with every list call (child rows of the chosen parent). */
+  fixedParams?: Record<string, QueryValue>;
+  /** False shows an empty list and disables 新增 (a child list before a parent is chosen). */
+  enabled?: boolean;
+  columns?: ColumnDef[];
+  /** Initial values of a new row (parentId and code of the chosen parent). */
+  addPreset?: Record<string, unknown>;
+  title?: ReactNode;
+  /** Scope of the remembered column state when one resource shows in several lists. */
+  stateKey?: string;
+  currentRowId?: string;
+  onRowClicked?(row: Row): void;
+  /** Grid height in px; by default the grid fills the page height (never below 300). */
+  gridHeight?: number;
+  hideSearch?: boolean;
+  /** The list shares the width with another (dictionary side by side): two search fields a row. */
+  narrow?: boolean;
+}
+
+type DialogState = { mode: 'add' | 'edit' | 'view'; id?: string; initial?: Record<string, unknown> };
+
+/** The schema list: search form, toolbar, ag-grid with server paging, row actions, dialogs. */
+export default function ListPage(props: ListPageProps) {
+  const { resource, endpointPath, fixedParams, enabled = true, addPreset, title, stateKey = 'list' } = props;
+  const { token } = theme.useToken();
+  const t = useRT();
+  const label = useLabel();
+  const list = viewsOf(resource).list ?? {};
+  const pageSize = list.pageSize ?? 10;
+  const pageSizes = useMemo(() => [...new Set([...(list.pageSizes ?? PAGE_SIZES), pageSize])].sort((a, b) => a - b), [list.pageSizes, pageSize]);
+  const columns = useMemo(() => props.columns ?? listColumnsOf(resource), [props.columns, resource]);
+  const searchDefs = useMemo(() => searchFieldsOf(resource), [resource]);
+  const initialSearch = useMemo(() => initialSearchValues(searchDefs), [searchDefs]);
+  const data = useListData({ resource, endpointPath, fixedParams, enabled, pageSize });
+  const { query, setFilters, reload } = data;
+  const caps = useListCapabilities(resource);
+  const [selected, setSelected] = useState<Row[]>([]);
+  const [dialog, setDialog] = useState<DialogState | undefined>();
+  const [gridApi, setGridApi] = useState<GridApi<Row> | undefined>();
+  const [columnsVersion, setColumnsVersion] = useState(0);
+  const [resetSignal, setResetSignal] = useState(0);
+  const runner = useActionRunner(resource, reload);
+  const exportEndpoint = transferEndpoint(resource, 'export');
+  const importEndpoint = caps.canAdd ? transferEndpoint(resource, 'import') : undefined;
+
+  const rowButtons = useCallback(
+    (row: Row): RowButton[] => {
+      const id = String(row.id ?? '');
+      const buttons: RowButton[] = [];
+      if (caps.canView) buttons.push({ key: '__view', label: t('list.view'), onClick: () => setDialog({ mode: 'view', id }) });
+      if (caps.canEdit) buttons.push({ key: '__edit', label: t('list.edit'), onClick: () => setDialog({ mode: 'edit', id }) });
+      if (caps.canDelete) buttons.push({ key: '__delete', label: t('list.delete'), danger: true, onClick: () => runner.remove([row], false) });
+      for (const action of caps.rowActions) {
+        if (!isActionVisible(action, row)) continue;
+        buttons.push({ key: action.key, label: label(action.label, action.labelEn), danger: action.danger, onClick: () => runner.run(action, [row]) });
+      }
+      return buttons;
+    },
+    [caps, t, label, runner],
+  );
+  const actionLabels = useMemo(
+    () => [
+      ...(caps.canView ? [t('list.view')] : []),
+      ...(caps.canEdit ? [t('list.edit')] : []),
+      ...(caps.canDelete ? [t('list.delete')] : []),
+      ...caps.rowActions.map((a) => label(a.label, a.labelEn)),
+    ],
+    [caps, t, label],
+  );
+
+  const fill = props.gridHeight === undefined;
+  return (
+    <Flex
+      vertical
+      style={{ height: fill ? '100%' : undefined, minHeight: fill ? 420 : undefined, background: token.colorBgContainer, borderRadius: token.borderRadiusLG, padding: 12 }}
+      data-testid={`list-${resource.resource}`}
+    >
+      {!props.hideSearch && (
+        <SearchForm resource={resource} defs={searchDefs} initialValues={initialSearch} fieldSpan={props.narrow ? 12 : undefined} onSearch={(values) => setFilters(toFilterParams(resource, searchDefs, values))} />
+      )}
+      <ListToolbar
+        resource={resource}
+        title={title}
+        canAdd={caps.canAdd}
+        addDisabled={!enabled}
+        canDelete={caps.canDelete}
+        actions={caps.toolbarActions}
+        exportEndpoint={exportEndpoint}
+        importEndpoint={importEndpoint}
+        onAdd={() => setDialog({ mode: 'add', initial: addPreset })}
+        onDelete={() => runner.remove(selected, true)}
+        onAction={(action) => runner.run(action, selected)}
+        onExport={() => exportRows(resource, exportEndpoint!, { ...query.filters, ...fixedParams })}
+        onImported={reload}
+        onRefresh={reload}
+        right={<ColumnSettings api={gridApi} version={columnsVersion} onReset={() => setResetSignal((n) => n + 1)} />}
+      />
+      <div style={fill ? { flex: '1 1 auto', minHeight: 300 } : { height: props.gridHeight }}>
+        <DataGrid
+          resource={resource}
+          columns={columns}
+          rows={data.rows}
+          loading={data.loading}
+          offset={(query.current - 1) * query.size}
+          showIndex={list.index !== false}
+          selectable={list.selection !== false}
+          summary={list.summary}
+          rowButtons={rowButtons}
+          actionLabels={actionLabels}
+          actionsWidth={list.rowActionsWidth}
+          stateKey={stateKey}
+          currentRowId={props.currentRowId}
+          resetSignal={resetSignal}
+          onSelectionChanged={setSelected}
+          onSortChanged={data.setSort}
+          onRowClicked={props.onRowClicked}
+          onGridApi={setGridApi}
+          onColumnsChanged={() => setColumnsVersion((n) => n + 1)}
+        />
+      </div>
+      <Pagination
+        style={{ marginTop: 12 }}
+        align="end"
+        size="small"
+        current={query.current}
+        pageSize={query.size}
+        total={data.total}
+        pageSizeOptions={pageSizes}
+        showSizeChanger
+        showQuickJumper
+        showTotal={(total) => t('list.total', { total })}
+        onChange={(current, size) => data.setPage(size !== query.size ? 1 : current, size)}
+      />
+      {dialog && (
+        <FormDialog
+          resource={resource}
+          mode={dialog.mode}
+          id={dialog.id}
+          initial={dialog.initial}
+          open
+          onClose={() => setDialog(undefined)}
+          onSaved={() => {
+            setDialog(undefined);
+            reload();
+          }}
+        />
+      )}
+      {runner.element}
+    </Flex>
+  );
+}

@@ -1,0 +1,100 @@
+import { useState, type ReactNode } from 'react';
+import { Button, Flex, Space, Tooltip, Upload } from 'antd';
+import PlusOutlined from '@ant-design/icons/es/icons/PlusOutlined';
+import DeleteOutlined from '@ant-design/icons/es/icons/DeleteOutlined';
+import DownloadOutlined from '@ant-design/icons/es/icons/DownloadOutlined';
+import UploadOutlined from '@ant-design/icons/es/icons/UploadOutlined';
+import ReloadOutlined from '@ant-design/icons/es/icons/ReloadOutlined';
+import { notifier } from '../../api/notify.ts';
+import type { EndpointDef, ResourceFile } from '../../../shared/resource.ts';
+import { useLabel, useRT } from '../common/i18n.ts';
+import type { ActionDef } from '../common/views.ts';
+import { importRows } from './transfer.ts';
+
+interface ListToolbarProps {
+  resource: ResourceFile;
+  canAdd: boolean;
+  addDisabled?: boolean;
+  canDelete: boolean;
+  actions: ActionDef[];
+  exportEndpoint?: EndpointDef;
+  importEndpoint?: EndpointDef;
+  title?: ReactNode;
+  right?: ReactNode;
+  onAdd(): void;
+  onDelete(): void;
+  onAction(action: ActionDef): void;
+  onExport?(): Promise<void>;
+  onImported(): void;
+  onRefresh(): void;
+}
+
+/** 新增 / 删除 / declared toolbar actions / 导入 / 导出 on the left; refresh and column settings right. */
+export function ListToolbar(props: ListToolbarProps) {
+  const { resource, canAdd, addDisabled, canDelete, actions, exportEndpoint, importEndpoint, title, right } = props;
+  const t = useRT();
+  const label = useLabel();
+  const [exporting, setExporting] = useState(false);
+  const [importing, setImporting] = useState(false);
+
+  return (
+    <Flex justify="space-between" align="center" gap={8} wrap style={{ marginBottom: 8 }} data-testid="list-toolbar">
+      <Space wrap size={8}>
+        {title}
+        {canAdd && (
+          <Button type="primary" icon={<PlusOutlined />} disabled={addDisabled} onClick={props.onAdd}>
+            {t('list.add')}
+          </Button>
+        )}
+        {canDelete && (
+          <Button danger icon={<DeleteOutlined />} onClick={props.onDelete}>
+            {t('list.batchDelete')}
+          </Button>
+        )}
+        {actions.map((action) => (
+          <Button key={action.key} danger={action.danger} onClick={() => props.onAction(action)}>
+            {label(action.label, action.labelEn)}
+          </Button>
+        ))}
+        {importEndpoint && (
+          <Upload
+            accept=".xlsx,.xls"
+            showUploadList={false}
+            customRequest={({ file }) => {
+              setImporting(true);
+              importRows(resource, importEndpoint, file as File)
+                .then(() => {
+                  notifier().success(t('list.importSuccess'));
+                  props.onImported();
+                })
+                .catch(() => undefined)
+                .finally(() => setImporting(false));
+            }}
+          >
+            <Button icon={<UploadOutlined />} loading={importing}>
+              {t('list.import')}
+            </Button>
+          </Upload>
+        )}
+        {exportEndpoint && props.onExport && (
+          <Button
+            icon={<DownloadOutlined />}
+            loading={exporting}
+            onClick={() => {
+              setExporting(true);
+              props.onExport!().catch(() => undefined).finally(() => setExporting(false));
+            }}
+          >
+            {t('list.export')}
+          </Button>
+        )}
+      </Space>
+      <Space size={8}>
+        <Tooltip title={t('list.refresh')}>
+          <Button icon={<ReloadOutlined />} aria-label={t('list.refresh')} onClick={props.onRefresh} />
+        </Tooltip>
+        {right}
+      </Space>
+    </Flex>
+  );
+}

@@ -1,0 +1,77 @@
+import { Button, Dropdown } from 'antd';
+import DownOutlined from '@ant-design/icons/es/icons/DownOutlined';
+import type { ICellRendererParams } from 'ag-grid-community';
+import { rt } from '../common/i18n.ts';
+import type { Row } from '../common/params.ts';
+
+export interface RowButton {
+  key: string;
+  label: string;
+  danger?: boolean;
+  onClick(): void;
+}
+
+/** At most this many buttons show inline; the rest go to a hover "更多" dropdown. */
+export const INLINE_ACTIONS = 3;
+
+export function RowActionButtons({ buttons }: { buttons: RowButton[] }) {
+  const overflow = buttons.length > INLINE_ACTIONS;
+  const inline = overflow ? buttons.slice(0, INLINE_ACTIONS) : buttons;
+  const rest = overflow ? buttons.slice(INLINE_ACTIONS) : [];
+  return (
+    <span style={{ display: 'inline-flex', alignItems: 'center', whiteSpace: 'nowrap' }} data-testid="row-actions">
+      {inline.map((button) => (
+        <Button
+          key={button.key}
+          type="link"
+          size="small"
+          danger={button.danger}
+          style={{ paddingInline: 4, height: 24 }}
+          onClick={(event) => {
+            event.stopPropagation();
+            button.onClick();
+          }}
+        >
+          {button.label}
+        </Button>
+      ))}
+      {rest.length > 0 && (
+        <Dropdown
+          trigger={['hover']}
+          menu={{
+            items: rest.map((button) => ({ key: button.key, label: button.label, danger: button.danger })),
+            onClick: ({ key, domEvent }) => {
+              domEvent.stopPropagation();
+              rest.find((button) => button.key === key)?.onClick();
+            },
+          }}
+        >
+          <Button type="link" size="small" style={{ paddingInline: 4, height: 24 }} onClick={(e) => e.stopPropagation()}>
+            {rt('list.more')}
+            <DownOutlined />
+          </Button>
+        </Dropdown>
+      )}
+    </span>
+  );
+}
+
+/** Grid context field the actions column reads: the buttons for a row (latest closures). */
+export interface RowActionsContext {
+  rowButtons(row: Row): RowButton[];
+}
+
+export function RowActionsCell(params: ICellRendererParams<Row>) {
+  if (!params.data || params.node.rowPinned) return null;
+  const context = params.context as RowActionsContext;
+  return <RowActionButtons buttons={context.rowButtons(params.data)} />;
+}
+
+/** Width for the actions column from the widest possible button set of a row. */
+export function actionsColumnWidth(labels: string[]): number {
+  const textWidth = (text: string) => [...text].reduce((sum, ch) => sum + (ch.charCodeAt(0) > 255 ? 14 : 7.5), 0) + 10;
+  const overflow = labels.length > INLINE_ACTIONS;
+  const inline = overflow ? labels.slice(0, INLINE_ACTIONS) : labels;
+  const width = inline.reduce((sum, text) => sum + textWidth(text), 0) + (overflow ? textWidth(rt('list.more')) + 14 : 0);
+  return Math.max(80, Math.ceil(width + 24));
+}

@@ -1,0 +1,149 @@
+import { useCallback, useState, type ReactNode } from 'react';
+import { App } from 'antd';
+import { http, type QueryValue } from '../../api/http.ts';
+import { notifier } from '../../api/notify.ts';
+import { evaluate, type Expr } from '../../../shared/expr.ts';
+import type { ResourceFile } from '../../../shared/resource.ts';
+import { ActionPrompt } from '../form/ActionPrompt.tsx';
+import { endpointUrl } from '../common/endpoint.ts';
+import { useLabel, useRT } from '../common/i18n.ts';
+import { resolveParams, type Row } from '../common/params.ts';
+import { endpointPermission } from '../common/permissions.ts';
+import { dutyEndpoint, endpointByPath, type ActionDef } from '../common/views.ts';
+
+/** Calls one of the resource's endpoints with query parameters, by its declared method. */
+export function callEndpoint(resource: ResourceFile, path: string, params: Record<string, QueryValue>): Promise<unknown> {
+  const def = endpointByPath(resource, path);
+  const url = endpointUrl(resource, path);
+  return def?.method === 'GET' ? http.get<unknown>(url, params) : http.postParams<unknown>(url, params);
+}
+
+/** The permission an action needs: its own, else its endpoint's. */
+export function actionPermission(resource: ResourceFile, action: ActionDef): string | undefined {
+  return action.perm ?? endpointPermission(resource, endpointByPath(resource, action.endpoint));
+}
+
+/** visibleIf on a row; a broken expression hides the action rather than crash the list. */
+export function isActionVisible(action: ActionDef, row: Row | undefined): boolean {
+  if (action.visibleIf === undefined || !row) return true;
+  try {
+    return Boolean(evaluate(action.visibleIf as Expr, row));
+  } catch {
+    return false;
+  }
+}
+
+function idOf(row: Row): string {
+  return String(row.id ?? '');
+}
+
+function promptValues(values: Record<string, unknown>): Record<string, QueryValue> {
+  return resolveParams(values, undefined);
+}
+
+interface PendingPrompt {
+  action: ActionDef;
+  rows: Row[];
+}
+
+/**
+ * Runs schema actions and deletes with the list's rules: select-first for batches, confirm,
+ * optional prompt, the call, the success message (操作成功!), then `onDone` to refresh.
+ */
+export function useActionRunner(resource: ResourceFile, onDone: () => void): {
+  run(action: ActionDef, rows: Row[]): void;
+  remove(rows: Row[], batch: boolean): void;
+  element: ReactNode;
+} {
+  const { modal } = App.useApp();
+  const t = useRT();
+  const label = useLabel();
+  const [prompt, setPrompt] = useState<PendingPrompt | undefined>();
+
+  const execute = useCallback(
+    async (action: ActionDef, rows: Row[], extra: Record<string, QueryValue> = {}) => {
+      const ids = rows.map(idOf);
+      const base = action.params
+        ? resolveParams(action.params, rows[0], ids)
+        : action.batch
+          ? { ids: ids.join(',') }
+          : rows[0]
+            ? { id: idOf(rows[0]) }
+            : {};
+      await callEndpoint(resource, action.endpoint, { ...base, ...extra });
+      notifier().success(action.success ?? t('list.operateSuccess'));
+      onDone();
+    },
+    [resource, onDone, t],
+  );
+
+  const run = useCallback(
+    (action: ActionDef, rows: Row[]) => {
+      if (action.batch && !rows.length) {
+        notifier().warning(t('list.selectAtLeastOne'));
+        return;
+      }
+      const proceed = () => {
+        if (action.prompt?.length) setPrompt({ action, rows });
+        else return execute(action, rows).catch(() => undefined);
+      };
+      if (action.confirm) {
+        modal.confirm({
+          title: t('list.tip'),
+          content: action.confirm,
+          okText: t('list.ok'),
+          cancelText: t('list.cancel'),
+          onOk: proceed,
+        });
+      } else void proceed();
+    },
+    [execute, modal, t],
+  );
+
+  const remove = useCallback(
+    (rows: Row[], batch: boolean) => {
+      const endpoint = dutyEndpoint(resource, 'remove');
+      if (!endpoint) return;
+      if (!rows.length) {
+        notifier().warning(t('list.selectAtLeastOne'));
+        return;
+      }
+      modal.confirm({
+        title: t('list.tip'),
+        content: t(batch ? 'list.confirmBatchDelete' : 'list.confirmDelete'),
+        okText: t('list.ok'),
+        cancelText: t('list.cancel'),
+        okButtonProps: { danger: true },
+        onOk: () =>
+          callEndpoint(resource, endpoint.path, { ids: rows.map(idOf).join(',') }).then(
+            () => {
+              notifier().success(t('list.operateSuccess'));
+              onDone();
+            },
+            () => undefined,
+          ),
+      });
+    },
+    [resource, modal, onDone, t],
+  );
+
+  const element = prompt ? (
+    <ActionPrompt
+      title={label(prompt.action.label, prompt.action.labelEn)}
+      fields={prompt.action.prompt ?? []}
+      resource={resource}
+      open
+      onCancel={() => setPrompt(undefined)}
+      onOk={(values) => {
+        const pending = prompt;
+        execute(pending.action, pending.rows, promptValues(values)).then(
+          () => setPrompt(undefined),
+          // A failed call keeps the prompt open with what the user typed.
+          () => undefined,
+        );
+      }}
+    />
+  ) : null;
+
+  return { run, remove, element };
+}
