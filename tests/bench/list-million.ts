@@ -28,7 +28,7 @@ async function main() {
   const actor = { tenantId: '000000', userId: '0' };
   const batch = 20_000;
   for (let start = 0; start < ROWS; start += batch) {
-    const rows = [];
+    const rows: Record<string, unknown>[] = [];
     for (let i = start; i < Math.min(ROWS, start + batch); i++) {
       const row: Record<string, unknown> = { [nameField]: `客户${String(i).padStart(7, '0')}号商贸有限公司` };
       for (const f of required) if (row[f] === undefined) row[f] = f.endsWith('Id') ? '1' : `v${i}`;

@@ -1,27 +1,47 @@
 import crypto from 'node:crypto';
 
-export const BASIC = `Basic ${Buffer.from('saber:saber_secret').toString('base64')}`;
+export const basicOf = (clientId: string, secret: string) => `Basic ${Buffer.from(`${clientId}:${secret}`).toString('base64')}`;
+export const BASIC = basicOf('saber', 'saber_secret');
 export const md5 = (text: string) => crypto.createHash('md5').update(text).digest('hex');
 
 export interface Reply<T = any> {
   status: number;
   body: T;
+  headers: Headers;
+}
+
+export interface CallOptions {
+  query?: Record<string, unknown>;
+  json?: unknown;
+  form?: FormData;
+  /** A body sent as is (urlencoded forms, hand-made multipart). */
+  body?: BodyInit;
+  headers?: Record<string, string>;
+  /** Access token; null sends none. Defaults to the signed-in token. */
+  token?: string | null;
+  /** Authorization header; null sends none. Defaults to the saber client. */
+  basic?: string | null;
+  /** Path prefix: '/api' (Saber's proxy prefix, the default) or '' (gateway paths). */
+  prefix?: string;
+  redirect?: RequestRedirect;
 }
 
 /** A tiny contract client for API tests: Basic header always, token when given. */
 export class Api {
   token?: string;
   refreshToken?: string;
-  constructor(public base: string, public tenantId = '000000') {}
+  constructor(
+    public base: string,
+    public tenantId = '000000',
+  ) {}
 
-  async call<T = any>(
-    method: 'GET' | 'POST',
-    path: string,
-    opts: { query?: Record<string, unknown>; json?: unknown; form?: FormData; headers?: Record<string, string>; token?: string | null } = {},
-  ): Promise<Reply<T>> {
-    const url = new URL(`/api${path}`, this.base);
+  async call<T = any>(method: 'GET' | 'POST', path: string, opts: CallOptions = {}): Promise<Reply<T>> {
+    const url = new URL(`${opts.prefix ?? '/api'}${path}`, this.base);
     for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
-    const headers: Record<string, string> = { authorization: BASIC, ...(opts.headers ?? {}) };
+    const headers: Record<string, string> = {};
+    const basic = opts.basic === undefined ? BASIC : opts.basic;
+    if (basic) headers.authorization = basic;
+    Object.assign(headers, opts.headers ?? {});
     const token = opts.token === undefined ? this.token : opts.token;
     if (token) headers['blade-auth'] = `bearer ${token}`;
     let body: BodyInit | undefined;
@@ -29,7 +49,8 @@ export class Api {
       headers['content-type'] = 'application/json';
       body = JSON.stringify(opts.json);
     } else if (opts.form) body = opts.form;
-    const res = await fetch(url, { method, headers, body });
+    else if (opts.body !== undefined) body = opts.body;
+    const res = await fetch(url, { method, headers, body, redirect: opts.redirect });
     const text = await res.text();
     let parsed: unknown = text;
     try {
@@ -37,7 +58,7 @@ export class Api {
     } catch {
       // non-JSON answers (files) stay text
     }
-    return { status: res.status, body: parsed as T };
+    return { status: res.status, body: parsed as T, headers: res.headers };
   }
 
   get<T = any>(path: string, query?: Record<string, unknown>) {
@@ -55,11 +76,23 @@ export class Api {
       headers: { 'tenant-id': tenantId },
       token: null,
     });
-    if (reply.status === 200) {
-      this.token = reply.body.access_token;
-      this.refreshToken = reply.body.refresh_token;
-    }
+    if (reply.status === 200) this.adopt(reply.body);
     return reply;
+  }
+
+  /** Any token grant (captcha, sms_code, social, refresh_token) as query parameters, as Saber sends them. */
+  async grant(query: Record<string, unknown>, headers: Record<string, string> = {}): Promise<Reply> {
+    return this.call('POST', '/blade-auth/oauth/token', {
+      query: { tenantId: this.tenantId, scope: 'all', ...query },
+      headers: { 'tenant-id': this.tenantId, ...headers },
+      token: null,
+    });
+  }
+
+  /** Keeps the tokens of a successful token answer. */
+  adopt(body: { access_token: string; refresh_token: string }) {
+    this.token = body.access_token;
+    this.refreshToken = body.refresh_token;
   }
 }
 
@@ -68,4 +101,13 @@ export async function signedIn(base: string, tenantId = '000000', username = 'ad
   const reply = await api.login(username, password, tenantId);
   if (reply.status !== 200) throw new Error(`login failed: ${JSON.stringify(reply.body)}`);
   return api;
+}
+
+/** Fails with the whole reply when a contract call did not answer HTTP 200 with code 200. */
+export function expectOk<T = any>(reply: Reply<T>, what = 'call'): T {
+  const body = reply.body as { code?: number; data?: unknown };
+  if (reply.status !== 200 || body?.code !== 200) {
+    throw new Error(`${what} failed: HTTP ${reply.status} ${JSON.stringify(reply.body).slice(0, 500)}`);
+  }
+  return (body as { data: T }).data;
 }

@@ -29,6 +29,13 @@ async function freshPostgres(baseUrl: string): Promise<{ url: string; drop(): Pr
     async drop() {
       const c = new pg.Client({ connectionString: baseUrl });
       await c.connect();
+      // The server's pool has been ended, but its sockets may still be closing: give them a moment
+      // before forcing, so no backend is killed under a live client.
+      for (let i = 0; i < 40; i++) {
+        const { rows } = await c.query('select count(*)::int as n from pg_stat_activity where datname = $1', [name]);
+        if (rows[0].n === 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
       await c.query(`drop database if exists ${name} with (force)`);
       await c.end();
     },
@@ -68,6 +75,8 @@ export async function startTestServer(
     async close() {
       await server.close();
       await pgDb?.drop();
+      // A temp folder this helper made is removed with the server; a given dataDir is the caller's.
+      if (!opts.dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

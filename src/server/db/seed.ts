@@ -42,7 +42,10 @@ export async function seedTenant(services: Services, tenantId: string, tenantNam
   const { store } = services;
   const actor: Actor = { tenantId, userId: '0' };
   await store.transaction(async (db) => {
-    const dept = await store.insert(services.m('dept'), actor, { parentId: '0', ancestors: '0', deptName: tenantName, fullName: tenantName, deptCategory: 1, sort: 1 }, { db, includeReadonly: true });
+    // A tenant name may be longer (50) than a department name (45): cut it to fit the dept columns.
+    const deptModel = services.m('dept');
+    const fit = (field: string) => tenantName.slice(0, deptModel.fields.get(field)?.maxLength ?? tenantName.length);
+    const dept = await store.insert(deptModel, actor, { parentId: '0', ancestors: '0', deptName: fit('deptName'), fullName: fit('fullName'), deptCategory: 1, sort: 1 }, { db, includeReadonly: true });
     const post = await store.insert(services.m('post'), actor, { category: 1, postCode: 'ceo', postName: '总经理', sort: 1 }, { db });
     await store.insertMany(services.m('post'), actor, [
       { category: 1, postCode: 'manager', postName: '部门经理', sort: 2 },

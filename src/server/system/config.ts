@@ -60,8 +60,12 @@ export function registerConfigHandlers(services: Services) {
       if (!(await store.find(model, PLATFORM_TENANT, { where: { tenantId: candidate } })).length) tenantId = candidate;
     }
     // The code goes in with the row: tenant_code is not null, so it cannot be filled in afterwards.
-    const row = await insertEntity(ctx, model, data, { tenantId });
-    await seedTenant(services, tenantId, String(data.tenantName));
+    // The tenant row and its seed data land together or not at all.
+    const row = await store.transaction(async () => {
+      const inserted = await insertEntity(ctx, model, data, { tenantId });
+      await seedTenant(services, tenantId, String(data.tenantName));
+      return inserted;
+    });
     return store.get(model, PLATFORM_TENANT, String(row.id));
   });
 

@@ -65,10 +65,9 @@ export function registerUserHandlers(services: Services) {
       delete data.password; // passwords change only through reset/update-password
       return updateEntity(ctx, users(), data);
     }
-    const password = String(data.password ?? '');
-    const row = await insertEntity(ctx, users(), data);
-    await setPassword(services, caller.tenantId, String(row.id), password);
-    return row;
+    // Hashed before the row exists: the typed password never reaches the disk.
+    if (data.password) data.password = await hashPassword(asMd5(String(data.password)));
+    return insertEntity(ctx, users(), data);
   });
 
   services.register('user.update', async (ctx) => {
@@ -213,8 +212,9 @@ export function registerUserHandlers(services: Services) {
     if (!guestRole || !dept) throw badRequest('租户未配置访客角色');
     const actor = { tenantId, userId: '0' };
     const guestCtx: Ctx = { ...ctx, caller: { ...actor, account, roleIds: [], roleAliases: [], deptIds: [], clientId: '', sessionId: '', isAdmin: false } };
-    const row = await insertEntity(guestCtx, users(), { account, password, realName: name, name, roleId: String(guestRole.id), deptId: String(dept.id), userType: 1 });
-    await setPassword(services, tenantId, String(row.id), password);
+    const row = await insertEntity(guestCtx, users(), {
+      account, password: await hashPassword(asMd5(password)), realName: name, name, roleId: String(guestRole.id), deptId: String(dept.id), userType: 1,
+    });
     if (oauthId) {
       const binding = await store.get(services.m('user-oauth'), tenantId, oauthId);
       if (binding && !binding.userId) await store.update(services.m('user-oauth'), actor, oauthId, { userId: row.id });

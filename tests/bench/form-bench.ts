@@ -1,0 +1,176 @@
+/**
+ * Form benchmark (figures only, never asserted): builds the client in production mode with the
+ * bench page of src/client/renderer/form/bench/ as its entry, serves it on loopback and opens a
+ * 200-field form in headless Debian chromium. Prints time to first render and keystroke
+ * input-to-next-paint p50/p95, for our form and for the stock @rjsf/antd theme.
+ *
+ *   npx tsx tests/bench/form-bench.ts        (or import { runFormBench } from npm run bench)
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'vite';
+import { chromium, type Page } from 'playwright-core';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const BENCH_HTML = path.join(ROOT, 'src/client/renderer/form/bench/bench.html');
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const KEYSTROKES = 60;
+const RUNS = 5;
+
+interface BenchState {
+  warm: boolean;
+  firstRender?: number;
+  latencies: number[];
+  paintLatencies: number[];
+  commitLatencies: number[];
+}
+
+export interface FormBenchFigures {
+  variant: string;
+  firstRenderMs: number[];
+  keyP50: number;
+  keyP95: number;
+  paintP50: number;
+  paintP95: number;
+  commitP50: number;
+}
+
+function percentile(values: number[], p: number): number {
+  if (!values.length) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.svg': 'image/svg+xml' };
+
+function serve(dir: string): Promise<{ url: string; close(): void }> {
+  const server = http.createServer((req, res) => {
+    const file = path.join(dir, decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname));
+    if (!file.startsWith(dir) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream' });
+    fs.createReadStream(file).pipe(res);
+  });
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      resolve({ url: `http://127.0.0.1:${port}`, close: () => server.close() });
+    }),
+  );
+}
+
+async function buildBench(outDir: string): Promise<void> {
+  await build({
+    configFile: path.join(ROOT, 'vite.config.ts'),
+    mode: 'production',
+    logLevel: 'warn',
+    build: { outDir, emptyOutDir: true, rollupOptions: { input: { bench: BENCH_HTML } } },
+  });
+}
+
+async function typeInto(page: Page, selector: string, keys: number): Promise<void> {
+  await page.click(selector);
+  await page.waitForTimeout(100);
+  await page.evaluate(() => ((window as unknown as { __bench: { recording: boolean } }).__bench.recording = true));
+  for (let i = 0; i < keys; i += 1) {
+    await page.keyboard.press(String.fromCharCode(97 + (i % 26)));
+    // One key per frame or two, as a fast typist.
+    await page.waitForTimeout(40);
+  }
+  await page.evaluate(() => ((window as unknown as { __bench: { recording: boolean } }).__bench.recording = false));
+}
+
+async function measure(page: Page, url: string, variant: string): Promise<{ firstRender: number; state: BenchState }> {
+  await page.goto(`${url}/renderer/form/bench/bench.html?variant=${variant}`);
+  await page.waitForFunction(() => (window as unknown as { __bench: BenchState }).__bench.warm, null, { timeout: 60_000 });
+  await page.waitForTimeout(300);
+  await page.evaluate(() => (window as unknown as { __openBench(): void }).__openBench());
+  await page.waitForFunction(() => (window as unknown as { __bench: BenchState }).__bench.firstRender !== undefined, null, { timeout: 60_000 });
+  // Typing starts once the dialog has settled (open animation, editors mounted ahead of scrolling).
+  await page.waitForTimeout(1000);
+  const textInput = variant === 'stock' ? '#root_f002' : '#root_f002';
+  await typeInto(page, textInput, KEYSTROKES);
+  if (variant !== 'stock') {
+    // Commit (blur): the one moment our form re-renders as a whole.
+    for (let i = 0; i < 5; i += 1) {
+      await page.click(`#root_f0${String(10 * i + 10).padStart(2, '0')}`);
+      await page.keyboard.press('x');
+      await page.keyboard.press('Tab');
+      await page.waitForTimeout(100);
+    }
+  }
+  await page.waitForTimeout(200);
+  const state = await page.evaluate(() => (window as unknown as { __bench: BenchState }).__bench);
+  return { firstRender: state.firstRender ?? Number.NaN, state };
+}
+
+export async function runFormBench(): Promise<FormBenchFigures[]> {
+  const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'erp-form-bench-'));
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'erp-form-bench-profile-'));
+  await buildBench(outDir);
+  const server = await serve(outDir);
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    viewport: { width: 1440, height: 900 },
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+  });
+  const figures: FormBenchFigures[] = [];
+  try {
+    for (const variant of ['ours', 'stock']) {
+      const firstRenderMs: number[] = [];
+      const keys: number[] = [];
+      const paints: number[] = [];
+      const commits: number[] = [];
+      for (let run = 0; run < RUNS; run += 1) {
+        const page = await context.newPage();
+        const { firstRender, state } = await measure(page, server.url, variant);
+        firstRenderMs.push(firstRender);
+        if (process.env.FORM_BENCH_DEBUG) console.log(variant, state.latencies.map((v) => v.toFixed(0)).join(' '));
+        keys.push(...state.latencies);
+        paints.push(...state.paintLatencies);
+        commits.push(...state.commitLatencies);
+        await page.close();
+      }
+      figures.push({
+        variant,
+        firstRenderMs,
+        keyP50: percentile(keys, 50),
+        keyP95: percentile(keys, 95),
+        paintP50: percentile(paints, 50),
+        paintP95: percentile(paints, 95),
+        commitP50: percentile(commits, 50),
+      });
+    }
+  } finally {
+    await context.close();
+    server.close();
+    fs.rmSync(outDir, { recursive: true, force: true });
+    fs.rmSync(profile, { recursive: true, force: true });
+  }
+  return figures;
+}
+
+export function showFormBench(figures: FormBenchFigures[]): void {
+  const ms = (value: number) => (Number.isFinite(value) ? `${value.toFixed(1)} ms` : 'n/a');
+  console.log(`\n200-field form (production build, headless chromium, ${RUNS} runs, ${KEYSTROKES} keys per run; first render = dialog opened → 200 fields painted)`);
+  for (const figure of figures) {
+    const label = figure.variant === 'ours' ? 'ours (FormDialog)' : 'stock @rjsf/antd';
+    const firsts = figure.firstRenderMs.map(ms).join(', ');
+    console.log(`  ${label.padEnd(20)} first render ${firsts}`);
+    console.log(`  ${''.padEnd(20)} keystroke → next frame p50 ${ms(figure.keyP50)} p95 ${ms(figure.keyP95)}; → after paint p50 ${ms(figure.paintP50)} p95 ${ms(figure.paintP95)}` +
+      (figure.variant === 'ours' ? `; blur commit → next frame p50 ${ms(figure.commitP50)}` : ''));
+  }
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
+  runFormBench().then(showFormBench, (error: unknown) => {
+    console.error(error);
+    process.exitCode = 1;
+  });
+}

@@ -1,0 +1,292 @@
+/**
+ * Reads the resource files under schemas/ (the same files the server serves) so suites can
+ * enumerate resources instead of hand-picking them, and builds valid entity bodies from them.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { evaluate, type Expr } from '../../src/shared/expr.ts';
+import type { Api } from './client.ts';
+import { expectOk } from './client.ts';
+import { sampleFor } from './regex-sample.ts';
+
+export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const SCHEMAS = path.join(REPO, 'schemas');
+
+export interface Field {
+  type?: string | string[];
+  title: string;
+  format?: string;
+  pattern?: string;
+  maxLength?: number;
+  minimum?: number;
+  maximum?: number;
+  minLength?: number;
+  minItems?: number;
+  items?: unknown;
+  enum?: unknown[];
+  oneOf?: { const: unknown }[];
+  default?: unknown;
+  errorMessage?: Record<string, string>;
+  'x-dict'?: string;
+  'x-dictBiz'?: string;
+  'x-ref'?: string;
+  'x-virtual'?: boolean;
+  'x-readonly'?: boolean;
+  'x-secret'?: boolean;
+  'x-column'?: string;
+  'x-requiredIf'?: Expr;
+}
+
+export interface Endpoint {
+  path: string;
+  method: 'GET' | 'POST';
+  op: string;
+  handler?: string;
+  public?: boolean;
+}
+
+export interface Resource {
+  file: string;
+  resource: string;
+  title: string;
+  table: { name: string; scope?: string; unique?: { fields: string[] }[]; tree?: { parentField: string; keyField?: string; rootValue?: string } };
+  entity: { properties: Record<string, Field>; required?: string[]; errorMessage?: { required?: Record<string, string> } };
+  permission?: string;
+  api: { base: string; endpoints: Endpoint[] };
+}
+
+/** Every resource file: schemas/<module>/<name>.json (meta/ and dicts/ hold other things). */
+export function loadResources(): Resource[] {
+  const out: Resource[] = [];
+  for (const module of fs.readdirSync(SCHEMAS, { withFileTypes: true })) {
+    if (!module.isDirectory() || module.name === 'meta' || module.name === 'dicts') continue;
+    for (const file of fs.readdirSync(path.join(SCHEMAS, module.name)).filter((f) => f.endsWith('.json')).sort()) {
+      const full = path.join(SCHEMAS, module.name, file);
+      out.push({ ...(JSON.parse(fs.readFileSync(full, 'utf8')) as Omit<Resource, 'file'>), file: `${module.name}/${file}` });
+    }
+  }
+  return out;
+}
+
+export function endpoint(r: Resource, name: string): Endpoint | undefined {
+  return r.api.endpoints.find((e) => e.path === name);
+}
+
+/** The path of one of a resource's endpoints, without /api. */
+export function pathOf(r: Resource, name: string): string {
+  const e = endpoint(r, name);
+  if (!e) throw new Error(`${r.resource} has no ${name} endpoint`);
+  return e.path.startsWith('/') ? e.path : `${r.api.base}/${e.path}`;
+}
+
+export const hasAll = (r: Resource, ...names: string[]) => names.every((n) => endpoint(r, n));
+export const isPlatform = (r: Resource) => r.table.scope === 'platform';
+
+/** Fields a caller may send: stored, not computed, not server-owned. */
+export function writableFields(r: Resource): [string, Field][] {
+  return Object.entries(r.entity.properties).filter(([name, f]) => name !== 'id' && !f['x-virtual'] && !f['x-readonly']);
+}
+
+export function typeOf(f: Field): string | undefined {
+  return Array.isArray(f.type) ? f.type.find((t) => t !== 'null') : f.type;
+}
+
+/** The message the schema gives for a keyword on a field, else the server's generic wording. */
+export function messageFor(r: Resource, field: string, keyword: 'required' | 'type' | 'maxLength' | 'format' | 'pattern'): string {
+  const f = r.entity.properties[field];
+  if (keyword === 'required') return r.entity.errorMessage?.required?.[field] ?? `请输入${f.title}`;
+  const own = f.errorMessage?.[keyword];
+  if (own) return own;
+  switch (keyword) {
+    case 'type':
+      return `${f.title}类型不正确`;
+    case 'maxLength':
+      return `${f.title}长度不能超过${f.maxLength}个字符`;
+    default:
+      return `${f.title}格式不正确`;
+  }
+}
+
+let counter = 0;
+/** A short, lowercase, alphanumeric token unique in this process. */
+export function uniqueToken(): string {
+  counter += 1;
+  return `${Date.now().toString(36).slice(-6)}${process.pid.toString(36)}${counter.toString(36)}`;
+}
+
+/**
+ * Values that satisfy the patterns the schemas use; the first one matching a field's pattern is
+ * taken. A new pattern that none of these matches fails loudly, so this list grows with the schemas.
+ */
+function patternCandidates(token: string): string[] {
+  const digits = String(parseInt(token.slice(-8), 36)).padStart(10, '0').slice(-10);
+  return [
+    `t${token}`,
+    `/test/${token}`,
+    `http://127.0.0.1:9/${token}`,
+    '2025-01-02 03:04:05',
+    '2025-01-02',
+    `139${digits.slice(-8)}`,
+    digits,
+    '12',
+    '1',
+    'yyyyMMdd',
+  ];
+}
+
+/** A non-empty value within maxLength that the pattern refuses. */
+export function badValueFor(pattern: string, maxLength = 255): string {
+  const re = new RegExp(pattern);
+  const bad = ['#bad value#', '-1', 'abc', '0', '1.2345678901', 'x'].map((c) => c.slice(0, maxLength)).find((c) => !re.test(c));
+  if (!bad) throw new Error(`no refused value for pattern ${pattern}`);
+  return bad;
+}
+
+/** Reads dictionaries and referenced rows once per tenant, to fill x-dict and x-ref fields. */
+export class BodyFactory {
+  private dicts = new Map<string, string[]>();
+  private refs = new Map<string, string>();
+  private all = loadResources();
+
+  constructor(private api: Api) {}
+
+  async dictKeys(code: string, biz = false): Promise<string[]> {
+    const key = `${biz ? 'biz' : 'sys'}:${code}`;
+    let keys = this.dicts.get(key);
+    if (!keys) {
+      const items = expectOk<{ dictKey: string }[]>(
+        await this.api.get(`/blade-system/${biz ? 'dict-biz' : 'dict'}/dictionary`, { code }),
+        `dictionary ${code}`,
+      );
+      keys = items.map((i) => String(i.dictKey));
+      this.dicts.set(key, keys);
+    }
+    if (!keys.length) throw new Error(`dictionary ${code} has no items: a schema names it in x-dict`);
+    return keys;
+  }
+
+  /**
+   * The id of some live row of a referenced resource, read through its own list call; when the
+   * tenant has none yet, one is created through the resource's own submit.
+   */
+  async refId(resource: string, seen: string[] = []): Promise<string> {
+    let id = this.refs.get(resource);
+    if (!id) {
+      const target = this.all.find((r) => r.resource === resource);
+      if (!target) throw new Error(`x-ref names unknown resource ${resource}`);
+      const data = expectOk<{ records?: { id: string }[] } | { id: string }[]>(await this.api.get(pathOf(target, 'list')), `${resource} list`);
+      const rows = Array.isArray(data) ? data : (data.records ?? []);
+      if (rows.length) id = String(rows[0].id);
+      else if (endpoint(target, 'submit') && !seen.includes(resource)) {
+        const created = expectOk<{ id: string }>(await this.api.post(pathOf(target, 'submit'), await this.validBody(target, [...seen, resource])), `${resource} submit`);
+        id = String(created.id);
+      } else throw new Error(`no ${resource} row to reference`);
+      this.refs.set(resource, id);
+    }
+    return id;
+  }
+
+  /** A plausible value for one field, honouring type, pattern, format, maxLength, enum/oneOf, x-dict and x-ref. */
+  async value(r: Resource, name: string, f: Field, token: string, seen: string[] = []): Promise<unknown> {
+    const type = typeOf(f);
+    const unique = (r.table.unique ?? []).some((u) => u.fields.includes(name));
+    if (f.oneOf?.length) return f.oneOf[0].const;
+    if (f.enum?.length) return f.enum[0];
+    // A reference to the resource itself is a tree parent: the root.
+    if (f['x-ref'] === r.resource) return r.table.tree?.rootValue ?? '0';
+    if (f['x-ref']) return this.refId(f['x-ref'], seen);
+    if (type === 'array') {
+      const items = (f.items ?? { type: 'string', title: name }) as Field;
+      const n = Math.max(1, f.minItems ?? 1);
+      return Promise.all(Array.from({ length: n }, (_, i) => this.value(r, name, items, `${token}${i}`, seen)));
+    }
+    if (type === 'object') return {};
+    if (type === 'integer' || type === 'number') {
+      if (f['x-dict'] || f['x-dictBiz']) {
+        const keys = await this.dictKeys((f['x-dict'] ?? f['x-dictBiz'])!, Boolean(f['x-dictBiz']));
+        const fit = keys.map(Number).find((k) => Number.isInteger(k) && (f.minimum === undefined || k >= f.minimum) && (f.maximum === undefined || k <= f.maximum));
+        if (fit === undefined) throw new Error(`${r.resource}.${name}: no integer key in dictionary`);
+        return fit;
+      }
+      if (f.default !== undefined) return f.default;
+      let n = 1;
+      if (f.minimum !== undefined) n = Math.max(n, f.minimum);
+      if (f.maximum !== undefined) n = Math.min(n, f.maximum);
+      return n;
+    }
+    if (type === 'boolean') return true;
+    // Strings. A unique field gets a fresh value even when it names a dictionary, or it would collide with seeds.
+    const max = f.maxLength ?? 255;
+    if (f.format === 'email') return `t${token}@example.com`.slice(-max);
+    if (f.pattern) {
+      if (f.default !== undefined && new RegExp(f.pattern).test(String(f.default)) && !unique) return f.default;
+      const re = new RegExp(f.pattern);
+      const hit = patternCandidates(token).map((c) => c.slice(0, max)).find((c) => re.test(c)) ?? sampleFor(f.pattern, max);
+      if (!hit) throw new Error(`${r.resource}.${name}: no test value for pattern ${f.pattern}`);
+      return hit;
+    }
+    if (unique) return `t${token}`.slice(-max);
+    if ((f['x-dict'] || f['x-dictBiz']) && !unique) {
+      return (await this.dictKeys((f['x-dict'] ?? f['x-dictBiz'])!, Boolean(f['x-dictBiz'])))[0];
+    }
+    if (f.default !== undefined) return f.default;
+    if (f['x-secret']) return `S3cret-${token}`.slice(0, max);
+    return `测试${token}`.slice(0, max);
+  }
+
+  /**
+   * A body that the submit call accepts: every required field, every field whose x-requiredIf
+   * holds, and every field of a unique rule (fresh values, so repeated bodies never collide).
+   */
+  async validBody(r: Resource, seen: string[] = []): Promise<Record<string, unknown>> {
+    const token = uniqueToken();
+    const body: Record<string, unknown> = {};
+    const required = new Set(r.entity.required ?? []);
+    for (const u of r.table.unique ?? []) for (const f of u.fields) required.add(f);
+    const props = r.entity.properties;
+    for (const name of required) {
+      if (!props[name] || props[name]['x-readonly']) continue;
+      body[name] = await this.value(r, name, props[name], token, seen);
+    }
+    for (const [name, f] of Object.entries(props)) {
+      if (f['x-requiredIf'] !== undefined && body[name] === undefined && evaluate(f['x-requiredIf'], withDefaults(r, body))) {
+        body[name] = await this.value(r, name, f, token, seen);
+      }
+    }
+    return body;
+  }
+}
+
+/** The body as the server sees it after filling schema defaults (for x-requiredIf). */
+export function withDefaults(r: Resource, body: Record<string, unknown>): Record<string, unknown> {
+  const out = { ...body };
+  for (const [name, f] of Object.entries(r.entity.properties)) if (out[name] === undefined && f.default !== undefined) out[name] = f.default;
+  return out;
+}
+
+/** Fields whose x-requiredIf rule holds for this body: missing them must be refused as well. */
+export function conditionallyRequired(r: Resource, body: Record<string, unknown>): string[] {
+  return Object.entries(r.entity.properties)
+    .filter(([, f]) => f['x-requiredIf'] !== undefined)
+    .filter(([name, f]) => {
+      const without = withDefaults(r, body);
+      delete without[name];
+      return Boolean(evaluate(f['x-requiredIf']!, without));
+    })
+    .map(([name]) => name);
+}
+
+/** Rows of a list answer, paged (`records`) or a tree/array (nested rows flattened). */
+export function rowsOf(data: unknown): Record<string, unknown>[] {
+  const list = Array.isArray(data) ? data : ((data as { records?: unknown[] })?.records ?? []);
+  const out: Record<string, unknown>[] = [];
+  const walk = (rows: unknown[]) => {
+    for (const row of rows as Record<string, unknown>[]) {
+      out.push(row);
+      if (Array.isArray(row.children)) walk(row.children);
+    }
+  };
+  walk(list);
+  return out;
+}
