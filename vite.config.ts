@@ -54,7 +54,7 @@ function menuIcons(): Plugin {
       if (id !== resolvedId) return undefined;
       this.addWatchFile(resolve(root, 'schemas/menus.json'));
       const names = seededIconNames();
-      const imports = names.map((name) => `import ${name} from '@ant-design/icons/es/icons/${name}.js';`);
+      const imports = names.map((name) => `import ${name} from '@ant-design/icons/es/icons/${name}';`);
       return `${imports.join('\n')}\nexport const menuIcons = { ${names.join(', ')} };\n`;
     },
   };
@@ -71,9 +71,11 @@ export default defineConfig({
   },
   server: {
     port: 5173,
-    proxy: { '/api': { target: apiTarget, changeOrigin: true } },
+    // Only API calls: the client's own modules live under /api/*.ts too (src/client/api).
+    proxy: { '^/api/(?!.*\\.[cm]?[jt]sx?(\\?|$))': { target: apiTarget, changeOrigin: true } },
   },
   preview: {
-    proxy: { '/api': { target: apiTarget, changeOrigin: true } },
+    // Only API calls: the client's own modules live under /api/*.ts too (src/client/api).
+    proxy: { '^/api/(?!.*\\.[cm]?[jt]sx?(\\?|$))': { target: apiTarget, changeOrigin: true } },
   },
 });

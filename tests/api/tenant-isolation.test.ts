@@ -14,7 +14,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { databases, startTestServer, type TestServer } from '../support/server.ts';
 import { Api, expectOk, signedIn } from '../support/client.ts';
-import { BodyFactory, endpoint, isPlatform, loadResources, pathOf, rowsOf, typeOf, writableFields, type Endpoint, type Resource } from '../support/resources.ts';
+import { BodyFactory, changed, endpoint, isPlatform, loadResources, pathOf, rowsOf, type Endpoint, type Resource } from '../support/resources.ts';
 
 const TENANT_A = '000000';
 const TENANT_B = '100001';
@@ -57,17 +57,6 @@ describe.each(databases())('tenant isolation ($name)', ({ databaseUrl }) => {
     if (endpoint(r, 'detail')) return expectOk(await a.get(pathOf(r, 'detail'), { id }), `${r.resource} detail (A)`);
     const call = endpoint(r, 'list') ? 'list' : 'page';
     return rowsOf(expectOk(await a.get(pathOf(r, call), { id }), `${r.resource} ${call} (A)`)).find((row) => String(row.id) === id) ?? null;
-  }
-
-  /** The same row with one visible change, so an update that slipped through would show. */
-  function changed(r: Resource, row: Record<string, unknown>): Record<string, unknown> {
-    const plain = writableFields(r).find(
-      ([name, f]) => typeOf(f) === 'string' && !f.pattern && !f.format && !f.oneOf && !f.enum && !f['x-ref'] && !f['x-dict'] && !f['x-secret'] && name in row,
-    );
-    if (plain) return { ...row, [plain[0]]: `B改${String(row[plain[0]] ?? '')}`.slice(0, plain[1].maxLength ?? 255) };
-    const int = writableFields(r).find(([name, f]) => typeOf(f) === 'integer' && !f.enum && !f['x-dict'] && name in row);
-    if (int) return { ...row, [int[0]]: Number(row[int[0]] ?? 0) + 7 };
-    return { ...row };
   }
 
   /** Every non-public call of the resource, made by B with A's row id; `snapshot` must not move. */

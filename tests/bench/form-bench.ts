@@ -162,7 +162,7 @@ export function showFormBench(figures: FormBenchFigures[]): void {
   for (const figure of figures) {
     const label = figure.variant === 'ours' ? 'ours (FormDialog)' : 'stock @rjsf/antd';
     const firsts = figure.firstRenderMs.map(ms).join(', ');
-    console.log(`  ${label.padEnd(20)} first render ${firsts}`);
+    console.log(`  ${label.padEnd(20)} first render median ${ms(percentile(figure.firstRenderMs, 50))} (runs: ${firsts})`);
     console.log(`  ${''.padEnd(20)} keystroke → next frame p50 ${ms(figure.keyP50)} p95 ${ms(figure.keyP95)}; → after paint p50 ${ms(figure.paintP50)} p95 ${ms(figure.paintP95)}` +
       (figure.variant === 'ours' ? `; blur commit → next frame p50 ${ms(figure.commitP50)}` : ''));
   }

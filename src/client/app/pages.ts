@@ -14,13 +14,13 @@ export interface PageProps {
 export type PageComponent = LazyExoticComponent<ComponentType<PageProps>>;
 
 /**
- * The one place that maps a menu to the component rendering its path. Until the schema
- * renderer exists every menu gets the "not yet built" placeholder; the renderer issue swaps
- * the body of `resolvePage` (e.g. look the menu up in the generated manifest).
+ * The one place that maps a menu to the component rendering its path: the generic schema page,
+ * which finds the menu's resource in the generated manifest (by path, then by menu code) and
+ * shows the "not yet built" placeholder itself when no schema serves the menu.
  */
-const placeholderPage: PageComponent = lazy(() => import('./pages/PagePlaceholder.tsx'));
+const schemaPage: PageComponent = lazy(() => import('../renderer/page/SchemaPage.tsx'));
 
 export function resolvePage(menu: PageMenu): PageComponent {
   void menu;
-  return placeholderPage;
+  return schemaPage;
 }

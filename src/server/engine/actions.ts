@@ -48,9 +48,19 @@ export async function nextCode(ctx: Ctx, model: Model, endpoint: EndpointDef): P
   throw badRequest('生成编码失败，请重试');
 }
 
+/** Suffixes handed out in the current second, so two calls in one second never get the same code. */
+const stampsUsed = { second: '', used: new Set<number>() };
+
 export function timeStampCode(endpoint: EndpointDef): string {
   const stamp = formatDateTime().replace(/\D/g, '');
-  return `${String(options(endpoint).prefix ?? '')}${stamp}${String(crypto.randomInt(0, 1000)).padStart(3, '0')}`;
+  if (stampsUsed.second !== stamp) {
+    stampsUsed.second = stamp;
+    stampsUsed.used.clear();
+  }
+  let n = crypto.randomInt(0, 1000);
+  while (stampsUsed.used.has(n) && stampsUsed.used.size < 1000) n = (n + 1) % 1000;
+  stampsUsed.used.add(n);
+  return `${String(options(endpoint).prefix ?? '')}${stamp}${String(n).padStart(3, '0')}`;
 }
 
 /**
@@ -69,7 +79,8 @@ export async function setFields(ctx: Ctx, model: Model, endpoint: EndpointDef): 
   const patch: Row = { ...((o.set as Row) ?? {}) };
   for (const name of (o.fields as string[]) ?? []) {
     const value = param(ctx, name) ?? body[name];
-    if (value !== undefined) patch[name] = Array.isArray(value) ? value.join(',') : value;
+    // Multi-selects arrive as arrays and are stored comma-joined; list fields (pictures) stay lists.
+    if (value !== undefined) patch[name] = Array.isArray(value) && model.fields.get(name)?.kind !== 'json' ? value.join(',') : value;
   }
   const from = (o.from ?? {}) as Record<string, unknown[]>;
   const exclusive = o.exclusive as { field: string; within: string; clear: unknown } | undefined;
@@ -114,13 +125,17 @@ export async function tag(ctx: Ctx, model: Model, endpoint: EndpointDef, on: boo
   await ctx.services.store.update(model, caller, id, { [field]: [...tags].join(',') }, { includeReadonly: true });
 }
 
-/** Columns of an export/import: the list block's columns, else every stored non-secret field. */
+/**
+ * Columns of an export/import: the list block's columns, else every stored non-secret field. A
+ * lookup column (分类名称 beside natureId) is exported as the name and imported back to the id.
+ */
 function sheetColumns(model: Model): { field: string; title: string }[] {
   const props = model.resource?.entity.properties ?? {};
+  const lookups = new Set((model.resource?.lookups ?? []).map((l) => l.field));
   const listed = (model.resource?.list as { columns?: (string | { field: string; title?: string })[] } | undefined)?.columns;
   const names = listed?.map((c) => (typeof c === 'string' ? c : c.field)) ?? [...model.fields.keys()];
   return names
-    .filter((n) => model.fields.has(n) && !model.fields.get(n)!.secret)
+    .filter((n) => (model.fields.has(n) && !model.fields.get(n)!.secret) || lookups.has(n))
     .map((n) => ({ field: n, title: props[n]?.title ?? n }));
 }
 
@@ -154,6 +169,42 @@ export async function exportRows(ctx: Ctx, model: Model, endpoint: EndpointDef):
   return new RawReply(stream);
 }
 
+const blank = (v: unknown) => v === undefined || v === null || v === '';
+
+/**
+ * Names in lookup columns back to the ids they stand for (分类名称 → natureId), one query per
+ * lookup and 500 names; a name that matches no live row, or several, is an error of its row.
+ */
+async function resolveLookups(ctx: Ctx, model: Model, rows: { data: Row; number: number }[], errors: string[]) {
+  const caller = mustCaller(ctx);
+  const props = model.resource?.entity.properties ?? {};
+  for (const lookup of model.resource?.lookups ?? []) {
+    const target = ctx.services.registry.models.get(lookup.resource);
+    const match = lookup.match ?? 'id';
+    if (!target || !target.filterable.has(lookup.take) || !model.fields.has(lookup.from)) continue;
+    const namesOf = (data: Row) => (lookup.multi ? String(data[lookup.field]).split(',') : [String(data[lookup.field])]).map((n) => n.trim()).filter(Boolean);
+    const pending = rows.filter((r) => !blank(r.data[lookup.field]) && blank(r.data[lookup.from]));
+    const names = [...new Set(pending.flatMap((r) => namesOf(r.data)))];
+    const keys = new Map<string, string[]>();
+    for (let i = 0; i < names.length; i += 500) {
+      for (const found of await ctx.services.store.find(target, caller.tenantId, { where: { [lookup.take]: names.slice(i, i + 500) } })) {
+        const name = String(found[lookup.take]);
+        keys.set(name, [...(keys.get(name) ?? []), String(found[match])]);
+      }
+    }
+    const title = props[lookup.field]?.title ?? lookup.field;
+    for (const r of pending) {
+      const ids: string[] = [];
+      for (const name of namesOf(r.data)) {
+        const hits = keys.get(name) ?? [];
+        if (hits.length === 1) ids.push(hits[0]);
+        else errors.push(`第${r.number}行：${title}“${name}”${hits.length ? '对应多条数据' : '不存在'}`);
+      }
+      r.data[lookup.from] = ids.join(',');
+    }
+  }
+}
+
 /**
  * xlsx import: the first row holds column titles (as exported). Every row is validated first;
  * any bad row refuses the whole file with its row number, so nothing is half-imported.
@@ -175,17 +226,19 @@ export async function importRows(ctx: Ctx, model: Model): Promise<{ count: numbe
   if (!sheet) throw badRequest('文件中没有工作表');
   const props = model.resource?.entity.properties ?? {};
   const byTitle = new Map<string, string>();
+  // Server-owned columns (balances) are shown by the export but never taken from a file.
+  const importable = (name: string) => model.fields.has(name) && !model.fields.get(name)!.readonly;
+  const lookupFields = new Set((model.resource?.lookups ?? []).map((l) => l.field));
   for (const [name, schema] of Object.entries(props)) {
-    if (model.fields.has(name)) {
-      byTitle.set(schema.title, name);
+    if (importable(name) || lookupFields.has(name)) {
+      if (!byTitle.has(schema.title)) byTitle.set(schema.title, name);
       byTitle.set(name, name);
     }
   }
   const header = (sheet.getRow(1).values as unknown[]).map((v) => String(v ?? '').trim());
   const fieldAt = header.map((t) => byTitle.get(t));
   if (!fieldAt.some(Boolean)) throw badRequest('第1行应为列标题（与导出文件一致）');
-  const rows: Row[] = [];
-  const errors: string[] = [];
+  const read: { data: Row; number: number }[] = [];
   sheet.eachRow({ includeEmpty: false }, (row, number) => {
     if (number === 1) return;
     const data: Row = {};
@@ -198,31 +251,36 @@ export async function importRows(ctx: Ctx, model: Model): Promise<{ count: numbe
     for (const [name, schema] of Object.entries(props)) {
       if (schema.default !== undefined && data[name] === undefined && model.fields.has(name)) data[name] = schema.default;
     }
+    read.push({ data, number });
+  });
+  const errors: string[] = [];
+  await resolveLookups(ctx, model, read, errors);
+  const rows: Row[] = [];
+  const numbers: number[] = [];
+  for (const { data, number } of read) {
     try {
       if (model.resource) validateEntity(model.resource.entity, data);
       rows.push(data);
+      numbers.push(number);
     } catch (error) {
       errors.push(`第${number}行：${(error as Error).message}`);
     }
-  });
+  }
   // Unique keys: against each other in the file, then against stored rows.
   for (const rule of model.def.unique ?? []) {
     const seen = new Map<string, number>();
     rows.forEach((r, i) => {
       const key = rule.fields.map((f) => String(r[f] ?? '')).join('|');
       if (rule.fields.some((f) => r[f] === undefined)) return;
-      if (seen.has(key)) errors.push(`第${i + 2}行：${rule.message}（与第${seen.get(key)! + 2}行重复）`);
-      else seen.set(key, i);
+      if (seen.has(key)) errors.push(`第${numbers[i]}行：${rule.message}（与第${seen.get(key)}行重复）`);
+      else seen.set(key, numbers[i]);
     });
     if (rule.fields.length === 1) {
       const field = rule.fields[0];
       const values = rows.map((r) => r[field]).filter((v) => v !== undefined).map(String);
       for (let i = 0; i < values.length; i += 500) {
         const existing = await ctx.services.store.find(model, caller.tenantId, { where: { [field]: values.slice(i, i + 500) } });
-        for (const e of existing) {
-          const at = rows.findIndex((r) => String(r[field]) === String(e[field]));
-          errors.push(`第${at + 2}行：${rule.message}`);
-        }
+        for (const e of existing) errors.push(`第${seen.get(String(e[field]))}行：${rule.message}`);
       }
     }
   }

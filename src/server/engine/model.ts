@@ -112,7 +112,11 @@ export function modelFromParts(
 }
 
 /** Internal tables (sessions, grants, captchas) are declared in code with the same vocabulary. */
-export function internalModel(table: string, columns: Record<string, FieldKind | [FieldKind, number]>): Model {
+export function internalModel(
+  table: string,
+  columns: Record<string, FieldKind | [FieldKind, number]>,
+  unique: TableDef['unique'] = undefined,
+): Model {
   const fields = new Map<string, FieldModel>();
   for (const [name, spec] of Object.entries(columns)) {
     const [kind, maxLength] = Array.isArray(spec) ? spec : [spec, undefined];
@@ -127,7 +131,7 @@ export function internalModel(table: string, columns: Record<string, FieldKind |
       schema: { title: name },
     });
   }
-  return modelFromParts(table, table, { name: table, softDelete: false }, fields);
+  return modelFromParts(table, table, { name: table, softDelete: false, unique }, fields);
 }
 
 const SCALE_FACTORS = new Map<number, Decimal>();

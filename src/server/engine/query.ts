@@ -14,6 +14,8 @@ const SUFFIXES = [
 ] as const;
 
 export interface Condition {
+  /** keyword: the same contains-search over several fields, joined with OR. */
+  any?: Condition[];
   field: FieldModel;
   op: string;
   value: unknown;
@@ -28,6 +30,13 @@ type EB = ExpressionBuilder<any, any>;
 export function parseFilters(model: Model, params: Record<string, unknown>, style: 'map' | 'entity'): Condition[] {
   const out: Condition[] = [];
   for (const [key, raw] of Object.entries(params)) {
+    if (key === 'keyword' && raw !== undefined && raw !== '' && model.def.search?.length) {
+      // Search-engine mode (pickers): one text matched against every search field of the table.
+      const text = String(Array.isArray(raw) ? raw[raw.length - 1] : raw);
+      const any = parseFilters(model, Object.fromEntries(model.def.search.map((f) => [f, text])), 'map');
+      if (any.length) out.push({ ...any[0], any });
+      continue;
+    }
     if (RESERVED.has(key) || raw === undefined || raw === null || raw === '') continue;
     const value = Array.isArray(raw) ? raw[raw.length - 1] : raw;
     if (typeof value === 'object') continue;
@@ -54,6 +63,7 @@ function escapeLike(text: string): string {
 }
 
 export function conditionSql(eb: EB, c: Condition, dialect: 'sqlite' | 'postgres'): Expression<SqlBool> {
+  if (c.any) return eb.or(c.any.map((inner) => conditionSql(eb, inner, dialect)));
   const col = eb.ref(c.field.column);
   const text = String(c.value);
   const like = (pattern: string, not = false) =>

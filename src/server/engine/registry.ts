@@ -74,7 +74,10 @@ function internalModels() {
     roleMenuApp: internalModel('blade_role_menu_app', { roleId: ['string', 32], menuAppId: ['string', 32] }),
     topMenuSetting: internalModel('blade_top_menu_setting', { topMenuId: ['string', 32], menuId: ['string', 32] }),
     userDepot: internalModel('blade_user_depot', { userId: ['string', 32], depotId: ['string', 32], isDefault: 'integer' }),
-    codeCounter: internalModel('erp_code_counter', { counterKey: ['string', 200], current: 'integer' }),
+    // One counter per key: two first calls racing to create it must not both start at 1.
+    codeCounter: internalModel('erp_code_counter', { counterKey: ['string', 200], current: 'integer' }, [
+      { fields: ['counterKey'], message: '编码计数器已存在' },
+    ]),
     userBarter: internalModel('blade_user_barter', { userId: ['string', 32], bartererId: ['string', 32] }),
   };
 }

@@ -66,7 +66,10 @@ export function registerUserHandlers(services: Services) {
       return updateEntity(ctx, users(), data);
     }
     // Hashed before the row exists: the typed password never reaches the disk.
-    if (data.password) data.password = await hashPassword(asMd5(String(data.password)));
+    const typed = String(data.password ?? '');
+    const limit = users().resource?.entity.properties.password?.maxLength ?? 255;
+    if (typed.length > limit) throw badRequest(`密码不能超过${limit}个字符`, { fieldErrors: { password: `密码不能超过${limit}个字符` } });
+    if (typed) data.password = await hashPassword(asMd5(typed));
     return insertEntity(ctx, users(), data);
   });
 

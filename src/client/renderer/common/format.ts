@@ -45,8 +45,10 @@ function group(fixed: string): string {
 export function formatDecimal(value: unknown, places: number): string {
   const decimal = toDecimal(value);
   if (!decimal) return value === null || value === undefined ? '' : String(value);
-  if (decimal.isZero()) return '0.00';
-  return group(decimal.toFixed(places, Decimal.ROUND_HALF_UP));
+  const rounded = decimal.toDecimalPlaces(places, Decimal.ROUND_HALF_UP);
+  // Zero (and anything that rounds to it, never "-0.00") shows 0.00.
+  if (rounded.isZero()) return '0.00';
+  return group(rounded.toFixed(places));
 }
 
 export function maskPhone(value: string): string {
@@ -54,7 +56,10 @@ export function maskPhone(value: string): string {
 }
 
 /** The display format of a column: declared, else derived from the field's keywords. */
-export function columnFormatOf(field: FieldSchema | undefined, column?: Pick<ColumnDef, 'format'>): ColumnFormat | 'dict' | 'decimal' {
+export function columnFormatOf(
+  field: FieldSchema | undefined,
+  column?: Pick<ColumnDef, 'format'>,
+): ColumnFormat | 'dict' | 'decimal' {
   if (column?.format) return column.format;
   if (!field) return 'text';
   if (dictSourceOf(field)) return 'dict';
@@ -75,7 +80,9 @@ export function columnFormatOf(field: FieldSchema | undefined, column?: Pick<Col
 
 /** True for the kinds a summary row may add up. */
 export function isNumericFormat(format: ReturnType<typeof columnFormatOf>): boolean {
-  return format === 'money' || format === 'quantity' || format === 'decimal' || format === 'price' || format === 'percent';
+  return (
+    format === 'money' || format === 'quantity' || format === 'decimal' || format === 'price' || format === 'percent'
+  );
 }
 
 function dictLabel(items: DictEntry[] | undefined, value: unknown, multi: boolean): string {

@@ -1,6 +1,13 @@
 /** Shared helpers of the generic renderer (list, page, form, pickers). */
 export { useResource, loadResource, peekResource } from './useResource.ts';
-export { useDictionary, useDictionaries, loadFieldDictionary, dictItemOf, dictSourceOf, type DictEntry } from './useDictionary.ts';
+export {
+  useDictionary,
+  useDictionaries,
+  loadFieldDictionary,
+  dictItemOf,
+  dictSourceOf,
+  type DictEntry,
+} from './useDictionary.ts';
 export { formatCell, formatDecimal, decimalPlaces, columnFormatOf, maskPhone, type DecimalKind } from './format.ts';
 export { endpointUrl } from './endpoint.ts';
 export { resolveParams, type Row } from './params.ts';

@@ -6,8 +6,17 @@ import type { Expr } from '../../../shared/expr.ts';
 import type { EndpointDef, FieldSchema, Op, ResourceFile } from '../../../shared/resource.ts';
 
 export type ColumnFormat =
-  | 'text' | 'money' | 'price' | 'quantity' | 'percent' | 'date' | 'datetime'
-  | 'boolean' | 'image' | 'link' | 'phone-masked';
+  | 'text'
+  | 'money'
+  | 'price'
+  | 'quantity'
+  | 'percent'
+  | 'date'
+  | 'datetime'
+  | 'boolean'
+  | 'image'
+  | 'link'
+  | 'phone-masked';
 
 export interface ColumnDef {
   field: string;
@@ -25,9 +34,27 @@ export interface ColumnDef {
 }
 
 export type Widget =
-  | 'input' | 'textarea' | 'number' | 'money' | 'select' | 'radio' | 'checkbox' | 'switch'
-  | 'date' | 'datetime' | 'daterange' | 'picker' | 'treePicker' | 'area' | 'upload' | 'image'
-  | 'password' | 'icon' | 'color' | 'json' | 'lines';
+  | 'input'
+  | 'textarea'
+  | 'number'
+  | 'money'
+  | 'select'
+  | 'radio'
+  | 'checkbox'
+  | 'switch'
+  | 'date'
+  | 'datetime'
+  | 'daterange'
+  | 'picker'
+  | 'treePicker'
+  | 'area'
+  | 'upload'
+  | 'image'
+  | 'password'
+  | 'icon'
+  | 'color'
+  | 'json'
+  | 'lines';
 
 export type SearchOp = 'like' | 'equal' | 'ge' | 'le' | 'range' | 'daterange' | 'in';
 
@@ -161,7 +188,10 @@ export function fieldOf(resource: ResourceFile, name: string): FieldSchema | und
 /** Fields a list shows when the schema declares no columns: plain, stored, short, non-secret ones. */
 function defaultColumns(resource: ResourceFile): ColumnDef[] {
   return Object.entries(resource.entity.properties)
-    .filter(([name, field]) => name !== 'id' && !field['x-secret'] && !field['x-lines'] && field.type !== 'array' && field.type !== 'object')
+    .filter(
+      ([name, field]) =>
+        name !== 'id' && !field['x-secret'] && !field['x-lines'] && field.type !== 'array' && field.type !== 'object',
+    )
     .filter(([, field]) => !(field['x-ref'] && !field['x-virtual']) && (field.maxLength ?? 0) < 1000)
     .slice(0, 16)
     .map(([name, field]) => ({

@@ -40,7 +40,16 @@ export function ActionPrompt({ title, fields, resource, open, onCancel, onOk }: 
   };
 
   return (
-    <Modal open={open} title={title} width={layout.width} okText={t('form.ok')} cancelText={t('form.cancel')} onCancel={onCancel} onOk={confirm} destroyOnHidden>
+    <Modal
+      open={open}
+      title={title}
+      width={layout.width}
+      okText={t('form.ok')}
+      cancelText={t('form.cancel')}
+      onCancel={onCancel}
+      onOk={confirm}
+      destroyOnHidden
+    >
       {store && <SchemaForm store={store} />}
     </Modal>
   );

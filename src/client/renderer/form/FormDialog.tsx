@@ -86,7 +86,10 @@ export function FormDialog({ resource, mode, id, initial, open, onClose, onSaved
 
   useEffect(() => {
     if (!store || mode === 'view') return undefined;
-    return registerDraft(draftKey, () => store.snapshot());
+    const unregister = registerDraft(draftKey, () => store.snapshot());
+    // A restored draft stays stored until a save succeeds (a closed tab must not lose it).
+    if (keepDraft.current) persistDrafts();
+    return unregister;
   }, [store, draftKey, mode]);
 
   const close = useCallback(() => {
@@ -162,7 +165,14 @@ export function FormDialog({ resource, mode, id, initial, open, onClose, onSaved
 
   if (layout.container === 'drawer') {
     return (
-      <Drawer open={open} title={title} size={layout.width} onClose={close} footer={<div style={{ textAlign: 'right' }}>{footer}</div>} destroyOnHidden>
+      <Drawer
+        open={open}
+        title={title}
+        size={layout.width}
+        onClose={close}
+        footer={<div style={{ textAlign: 'right' }}>{footer}</div>}
+        destroyOnHidden
+      >
         {body}
       </Drawer>
     );

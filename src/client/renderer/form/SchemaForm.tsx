@@ -45,7 +45,7 @@ export function SchemaForm({ store, labelsOnTop }: Props) {
   return (
     <FormStoreContext.Provider value={store}>
       <div
-        className={labelsOnTop ? 'erp-form erp-label-top' : 'erp-form'}
+        className={['erp-form', labelsOnTop && 'erp-label-top', store.mode === 'view' && 'erp-form-view'].filter(Boolean).join(' ')}
         style={{ ['--erp-label-width' as string]: `${store.layout.labelWidth}px` }}
       >
         <ThemedForm

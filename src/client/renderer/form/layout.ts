@@ -27,6 +27,8 @@ export interface FieldSpec {
   required: boolean;
   /** Shown but not editable (view mode, `readonly`, server-owned fields). */
   readonly: boolean;
+  /** Resource a picker field picks from: its x-ref, or the form's own resource for a field naming one of its pickers. */
+  ref?: string;
   /** Display field a picker fills from the picked row (entity lookups: roleId → roleName). */
   lookup?: { field: string; take: string };
 }
@@ -95,7 +97,7 @@ function visibleInMode(def: FormFieldObject, mode: FormMode): boolean {
 
 function specOf(resource: ResourceFile, def: FormFieldObject, mode: FormMode, defaultSpan: number): FieldSpec {
   const prop = fieldOf(resource, def.field) ?? { title: def.field };
-  const widget = def.widget ?? deriveWidget(def.field, prop);
+  const widget = def.widget ?? (def.picker && !prop['x-ref'] ? 'picker' : deriveWidget(def.field, prop));
   const lookup = resource.lookups?.find((entry) => entry.from === def.field);
   return {
     name: def.field,
@@ -107,13 +109,17 @@ function specOf(resource: ResourceFile, def: FormFieldObject, mode: FormMode, de
     titleEn: def.title ? undefined : prop['x-titleEn'],
     required: Boolean(resource.entity.required?.includes(def.field)),
     readonly: mode === 'view' || Boolean(def.readonly) || Boolean(prop['x-readonly']),
+    ref: typeof prop['x-ref'] === 'string' ? prop['x-ref'] : def.picker ? resource.resource : undefined,
     lookup: lookup ? { field: lookup.field, take: lookup.take } : undefined,
   };
 }
 
 /** Specs of a list of fields (the columns of a lines editor), in the given mode. */
 export function buildFieldSpecs(resource: ResourceFile, defs: FormFieldDef[], mode: FormMode): FieldSpec[] {
-  return defs.map(asFormField).filter((def) => visibleInMode(def, mode)).map((def) => specOf(resource, def, mode, 24));
+  return defs
+    .map(asFormField)
+    .filter((def) => visibleInMode(def, mode))
+    .map((def) => specOf(resource, def, mode, 24));
 }
 
 /** Builds the layout of a resource's form for one mode (add-only / edit-only fields filtered). */

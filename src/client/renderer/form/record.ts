@@ -15,7 +15,9 @@ export async function loadRecord(resource: ResourceFile, id: string): Promise<Va
 function submitPath(resource: ResourceFile, mode: FormMode): string {
   const declared = formBlockOf(resource).submitEndpoint;
   if (declared) return declared;
-  const endpoint = endpointByOp(resource, 'submit') ?? (mode === 'add' ? endpointByOp(resource, 'save') : endpointByOp(resource, 'update'));
+  const endpoint =
+    endpointByOp(resource, 'submit') ??
+    (mode === 'add' ? endpointByOp(resource, 'save') : endpointByOp(resource, 'update'));
   return endpoint?.path ?? 'submit';
 }
 
@@ -52,7 +54,10 @@ export function fieldErrorsOf(error: unknown, layout: FormLayout): Record<string
   const linesFields = [...layout.specs.values()].filter((spec) => spec.widget === 'lines').map((spec) => spec.name);
   const out: Record<string, string> = {};
   for (const [path, message] of Object.entries(raw)) {
-    const mapped = path.startsWith('lines.') && linesFields.length === 1 && !layout.specs.has('lines') ? `${linesFields[0]}${path.slice(5)}` : path;
+    const mapped =
+      path.startsWith('lines.') && linesFields.length === 1 && !layout.specs.has('lines')
+        ? `${linesFields[0]}${path.slice(5)}`
+        : path;
     out[mapped] = String(message);
   }
   return out;

@@ -7,6 +7,7 @@
 import { createContext, useCallback, useContext, useSyncExternalStore } from 'react';
 import { evaluate, type Expr } from '../../../shared/expr.ts';
 import type { EntitySchema } from '../../../shared/resource.ts';
+import { EAGER_FIELDS } from './activation.ts';
 import type { FieldSpec, FormLayout } from './layout.ts';
 import type { FormMode, Values } from './types.ts';
 import { checkField, isRequired } from './validation.ts';
@@ -71,7 +72,9 @@ export class FormStore {
   /** Opens the tab holding a field (or a line cell `<field>.<i>.<cell>`). */
   revealField(path: string): void {
     const name = path.split('.')[0];
-    const tab = this.layout.tabs?.find((candidate) => candidate.sections.some((section) => section.fields.includes(name)));
+    const tab = this.layout.tabs?.find((candidate) =>
+      candidate.sections.some((section) => section.fields.includes(name)),
+    );
     if (tab) this.setActiveTab(tab.key);
   }
 
@@ -113,7 +116,8 @@ export class FormStore {
   private computeLinkage(announce: boolean): void {
     for (const spec of this.layout.specs.values()) {
       const { def } = spec;
-      const dynamic = def.visibleIf !== undefined || def.disabledIf !== undefined || spec.prop['x-requiredIf'] !== undefined;
+      const dynamic =
+        def.visibleIf !== undefined || def.disabledIf !== undefined || spec.prop['x-requiredIf'] !== undefined;
       if (!dynamic && this.linkage.has(spec.name)) continue;
       const next: FieldLinkage = {
         hidden: def.visibleIf !== undefined && !truthy(def.visibleIf, this.values),
@@ -121,7 +125,12 @@ export class FormStore {
         required: isRequired(spec, this.values),
       };
       const previous = this.linkage.get(spec.name);
-      if (previous && previous.hidden === next.hidden && previous.disabled === next.disabled && previous.required === next.required) {
+      if (
+        previous &&
+        previous.hidden === next.hidden &&
+        previous.disabled === next.disabled &&
+        previous.required === next.required
+      ) {
         continue;
       }
       this.linkage.set(spec.name, next);
@@ -156,6 +165,14 @@ export class FormStore {
   }
 
   // ── checks ─────────────────────────────────────────────────────────────────
+  /** Editors that mount with the form: the first screenful, in layout order. */
+  isEager(name: string): boolean {
+    // Read-only values are plain text: nothing to defer.
+    if (this.mode === 'view') return true;
+    const index = this.layout.order.indexOf(name);
+    return index >= 0 && index < EAGER_FIELDS;
+  }
+
   specOf(name: string): FieldSpec | undefined {
     return this.layout.specs.get(name);
   }
@@ -202,12 +219,18 @@ export function useFormStore(): FormStore | undefined {
 }
 
 export function useFieldError(store: FormStore | undefined, path: string): string | undefined {
-  const subscribe = useCallback((listener: Listener) => store?.subscribe(`error:${path}`, listener) ?? (() => {}), [store, path]);
+  const subscribe = useCallback(
+    (listener: Listener) => store?.subscribe(`error:${path}`, listener) ?? (() => {}),
+    [store, path],
+  );
   return useSyncExternalStore(subscribe, () => store?.errorOf(path));
 }
 
 export function useFieldLinkage(store: FormStore | undefined, name: string): FieldLinkage {
-  const subscribe = useCallback((listener: Listener) => store?.subscribe(`link:${name}`, listener) ?? (() => {}), [store, name]);
+  const subscribe = useCallback(
+    (listener: Listener) => store?.subscribe(`link:${name}`, listener) ?? (() => {}),
+    [store, name],
+  );
   return useSyncExternalStore(subscribe, () => store?.linkageOf(name) ?? FREE);
 }
 

@@ -9,9 +9,14 @@ const CSS = `
 .erp-field[hidden] { display: none; }
 .erp-label { flex: 0 0 var(--erp-label-width); width: var(--erp-label-width); padding-right: 10px; text-align: right;
   line-height: 32px; color: var(--ant-color-text, rgba(0,0,0,.88)); overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+.erp-form-view .erp-field { margin-bottom: 6px; }
+.erp-picker-table .ant-table-body { height: 352px; }
+.erp-field-block > .erp-label { display: none; }
 .erp-label-top .erp-field { flex-direction: column; }
 .erp-label-top .erp-label { flex-basis: auto; width: auto; text-align: left; line-height: 22px; padding: 0 0 4px; }
 .erp-control { flex: 1 1 auto; min-width: 0; position: relative; }
+.erp-control > .ant-radio-group, .erp-control > .ant-checkbox-group { display: inline-flex; flex-wrap: wrap; align-items: center; min-height: 32px; }
+.erp-control > .ant-switch { margin-top: 5px; }
 .erp-required { color: var(--ant-color-error, #ff4d4f); margin-right: 4px; font-family: SimSun, sans-serif; }
 .erp-field-error { position: absolute; left: 0; top: 100%; font-size: 12px; line-height: 20px;
   color: var(--ant-color-error, #ff4d4f); white-space: nowrap; overflow: hidden; text-overflow: ellipsis; max-width: 100%; }
@@ -21,6 +26,12 @@ const CSS = `
 .erp-readonly { min-height: 32px; line-height: 22px; padding: 5px 0; word-break: break-all;
   color: var(--ant-color-text, rgba(0,0,0,.88)); }
 .erp-readonly-multiline { white-space: pre-wrap; }
+.erp-placeholder { height: 32px; border-radius: var(--ant-border-radius, 6px); outline: none;
+  border: 1px solid var(--ant-color-border, #d9d9d9); background: var(--ant-color-bg-container, #fff); }
+.erp-placeholder-textarea, .erp-placeholder-json { height: 54px; }
+.erp-placeholder-lines { height: 96px; }
+.erp-placeholder-image { width: 102px; height: 102px; border-style: dashed; }
+.erp-placeholder-radio, .erp-placeholder-switch, .erp-placeholder-checkbox, .erp-placeholder-upload { border-color: transparent; background: transparent; }
 .erp-lines .ant-table-cell { vertical-align: top; }
 `;
 

@@ -3,7 +3,7 @@
  * renders the field's editor. No antd Form.Item wrappers, no rjsf error plumbing: errors and
  * linkage come from the FormStore by field, so a blur repaints one field.
  */
-import { memo, useCallback, useRef, type ReactNode } from 'react';
+import { memo, useCallback, useEffect, useRef, type ReactNode } from 'react';
 import { Tabs } from 'antd';
 import { withTheme, type ThemeProps } from '@rjsf/core';
 import type { FieldTemplateProps, ObjectFieldTemplateProps, RegistryWidgetsType, WidgetProps } from '@rjsf/utils';
@@ -11,6 +11,7 @@ import { useSyncExternalStore } from 'react';
 import { editorFor } from '../widgets/registry.ts';
 import { LinesEditor } from '../widgets/LinesEditor.tsx';
 import { ReadonlyValue } from '../widgets/ReadonlyValue.tsx';
+import { useActivation } from './activation.ts';
 import { useFT } from './i18n.ts';
 import type { FieldSpec, LayoutSection } from './layout.ts';
 import { useFieldError, useFieldLinkage, type FormStore } from './store.ts';
@@ -22,7 +23,23 @@ export interface FormContext {
 }
 
 const storeOf = (registry: { formContext?: unknown }) => (registry.formContext as FormContext).store;
-const CHOICE = new Set(['select', 'radio', 'picker', 'treePicker', 'area', 'date', 'datetime', 'daterange', 'checkbox']);
+const CHOICE = new Set([
+  'select',
+  'radio',
+  'picker',
+  'treePicker',
+  'area',
+  'date',
+  'datetime',
+  'daterange',
+  'checkbox',
+]);
+
+/** "请选择X" for choices; a lookup on a text field (no x-ref: a company name search) is typed in. */
+function isChoice(spec: FieldSpec): boolean {
+  if (spec.widget === 'picker' && !spec.prop['x-ref']) return false;
+  return CHOICE.has(spec.widget);
+}
 
 function sameValue(a: unknown, b: unknown): boolean {
   if (a === b) return true;
@@ -68,7 +85,8 @@ function ErpWidget(props: WidgetProps) {
   );
   const getRecord = useCallback(() => store.snapshot(), [store]);
 
-  if (spec.readonly && spec.widget !== 'lines') return <ReadonlyValue spec={spec} value={value} record={store.getValues()} />;
+  if (spec.readonly && spec.widget !== 'lines')
+    return <ReadonlyValue spec={spec} value={value} record={store.getValues()} />;
   const Editor = spec.widget === 'lines' ? LinesEditor : editorFor(spec.widget);
   const title = titleOf(spec, language);
   return (
@@ -78,7 +96,10 @@ function ErpWidget(props: WidgetProps) {
       spec={spec}
       disabled={Boolean(disabled) || linkage.disabled || spec.readonly}
       invalid={Boolean(error)}
-      placeholder={spec.def.placeholder ?? t(CHOICE.has(spec.widget) ? 'form.placeholderSelect' : 'form.placeholderInput', { title })}
+      placeholder={
+        spec.def.placeholder ??
+        t(isChoice(spec) ? 'form.placeholderSelect' : 'form.placeholderInput', { title })
+      }
       onCommit={onCommit}
       onPending={onPending}
       onPatch={onPatch}
@@ -94,23 +115,58 @@ interface FieldBoxProps {
   children: ReactNode;
 }
 
-/** Label, control and error of one field on the 24-column grid; hidden by its visibleIf. */
+/** Focuses the editor that replaced a placeholder the user tabbed or clicked into. */
+function focusInside(box: HTMLElement | null): void {
+  box?.querySelector<HTMLElement>('input:not([type=hidden]), textarea, [tabindex]:not([tabindex="-1"])')?.focus();
+}
+
+/**
+ * Label, control and error of one field on the 24-column grid; hidden by its visibleIf. Until
+ * the field nears the visible area its editor is a light placeholder (see activation.ts).
+ */
 const FieldBox = memo(function FieldBox({ store, name, id, children }: FieldBoxProps) {
   const spec = store.specOf(name);
   const linkage = useFieldLinkage(store, name);
   const error = useFieldError(store, name);
   const language = useSettings((s) => s.language);
+  const boxRef = useRef<HTMLDivElement>(null);
+  const [active, activate] = useActivation(boxRef, store.isEager(name));
+  const focusAfterMount = useRef(false);
+  useEffect(() => {
+    if (active && focusAfterMount.current) {
+      focusAfterMount.current = false;
+      focusInside(boxRef.current);
+    }
+  }, [active]);
   if (!spec) return null;
   const required = !spec.readonly && (spec.required || linkage.required);
   const title = titleOf(spec, language);
   return (
-    <div className="erp-field" style={{ gridColumn: `span ${spec.span}` }} hidden={linkage.hidden} data-field={name}>
+    <div
+      ref={boxRef}
+      // A lines table takes the whole row: its tab or group already names it.
+      className={spec.widget === 'lines' ? 'erp-field erp-field-block' : 'erp-field'}
+      style={{ gridColumn: `span ${spec.span}` }}
+      hidden={linkage.hidden}
+      data-field={name}
+    >
       <label className="erp-label" htmlFor={id} title={title}>
         {required && <span className="erp-required">*</span>}
         {title}
       </label>
       <div className="erp-control">
-        {children}
+        {active ? (
+          children
+        ) : (
+          <div
+            className={`erp-placeholder erp-placeholder-${spec.widget}`}
+            tabIndex={0}
+            onFocus={() => {
+              focusAfterMount.current = true;
+              activate();
+            }}
+          />
+        )}
         {error && (
           <div className="erp-field-error" role="alert">
             {error}
@@ -135,7 +191,11 @@ function Section({ section, contents }: { section: LayoutSection; contents: Map<
   const language = useSettings((s) => s.language);
   return (
     <section>
-      {section.title && <div className="erp-section-title">{language === 'en' && section.titleEn ? section.titleEn : section.title}</div>}
+      {section.title && (
+        <div className="erp-section-title">
+          {language === 'en' && section.titleEn ? section.titleEn : section.title}
+        </div>
+      )}
       <div className="erp-grid">{section.fields.map((name) => contents.get(name))}</div>
     </section>
   );

@@ -14,12 +14,26 @@ import type { FieldSpec } from './layout.ts';
 import type { Values, Widget } from './types.ts';
 
 const CHOICE_WIDGETS = new Set<Widget>([
-  'select', 'radio', 'checkbox', 'switch', 'date', 'datetime', 'daterange', 'picker', 'treePicker',
-  'area', 'upload', 'image', 'icon', 'color',
+  'select',
+  'radio',
+  'checkbox',
+  'switch',
+  'date',
+  'datetime',
+  'daterange',
+  'picker',
+  'treePicker',
+  'area',
+  'upload',
+  'image',
+  'icon',
+  'color',
 ]);
 
 /** The schema's own message for a keyword (`errorMessage` as a string or a keyword map). */
 function schemaMessage(prop: FieldSchema, keyword: string): string | undefined {
+  // Schema messages are Chinese; English screens use the generic English texts.
+  if (currentLanguage() === 'en') return undefined;
   const custom = prop.errorMessage;
   if (typeof custom === 'string') return custom;
   if (custom && typeof custom === 'object') {
@@ -50,7 +64,8 @@ export function isRequired(spec: FieldSpec, values: Values): boolean {
 }
 
 export function requiredMessage(entity: EntitySchema, spec: FieldSpec): string {
-  const custom = entity.errorMessage?.required?.[spec.name] ?? schemaMessage(spec.prop, 'required');
+  const custom =
+    currentLanguage() === 'en' ? undefined : (entity.errorMessage?.required?.[spec.name] ?? schemaMessage(spec.prop, 'required'));
   if (custom) return custom;
   return fallback(spec, CHOICE_WIDGETS.has(spec.widget) ? 'form.requiredSelect' : 'form.required');
 }
@@ -100,7 +115,8 @@ function checkText(spec: FieldSpec, value: unknown): string | undefined {
   if (typeof prop.pattern === 'string' && !new RegExp(prop.pattern).test(value)) {
     return schemaMessage(prop, 'pattern') ?? fallback(spec, 'form.pattern');
   }
-  if (prop.format === 'email' && !isEmail(value)) return schemaMessage(prop, 'format') ?? fallback(spec, 'form.pattern');
+  if (prop.format === 'email' && !isEmail(value))
+    return schemaMessage(prop, 'format') ?? fallback(spec, 'form.pattern');
   if ((prop.format === 'uri' || prop.format === 'url') && !isUrl(value)) {
     return schemaMessage(prop, 'format') ?? fallback(spec, 'form.pattern');
   }
@@ -123,12 +139,11 @@ export function checkField(entity: EntitySchema, spec: FieldSpec, value: unknown
       return fallback(spec, 'form.json');
     }
   }
-  const numeric = spec.prop['x-decimal'] !== undefined || spec.prop.type === 'integer' || spec.prop.type === 'number';
-  const problem = numeric ? checkNumber(spec, value) : checkText(spec, value);
-  if (problem) return problem;
+  // The helper rules speak first: their messages are the spec's (手机号码长度不为11位 …).
   for (const rule of spec.def.rules ?? []) {
     const message = checkRule(rule, value, values, currentLanguage());
     if (message) return message;
   }
-  return undefined;
+  const numeric = spec.prop['x-decimal'] !== undefined || spec.prop.type === 'integer' || spec.prop.type === 'number';
+  return numeric ? checkNumber(spec, value) : checkText(spec, value);
 }

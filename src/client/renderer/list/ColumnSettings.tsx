@@ -17,7 +17,9 @@ interface ColumnSettingsProps {
 export function ColumnSettings({ api, onReset, version }: ColumnSettingsProps) {
   const t = useRT();
   const [, setTick] = useState(0);
-  const columns = (api?.getColumns() ?? []).filter((column) => !column.getColId().startsWith('__') && !column.getColId().startsWith('ag-'));
+  const columns = (api?.getColumns() ?? []).filter(
+    (column) => !column.getColId().startsWith('__') && !column.getColId().startsWith('ag-'),
+  );
   void version;
 
   const content = (

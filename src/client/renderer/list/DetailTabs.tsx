@@ -1,5 +1,5 @@
-import { useEffect, useMemo, useState } from 'react';
-import { Pagination, Tabs } from 'antd';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
+import { Pagination, Spin, Tabs } from 'antd';
 import { ApiError, http } from '../../api/http.ts';
 import { notifier } from '../../api/notify.ts';
 import type { ResourceFile } from '../../../shared/resource.ts';
@@ -7,10 +7,12 @@ import { endpointUrl } from '../common/endpoint.ts';
 import { useLabel, useRT } from '../common/i18n.ts';
 import { resolveParams, type Row } from '../common/params.ts';
 import { asColumn, viewsOf, type DetailTabDef } from '../common/views.ts';
-import { DataGrid } from './DataGrid.tsx';
 import { readRows, type RowsAnswer } from './useListData.ts';
 
 const TAB_PAGE_SIZE = 10;
+
+// The view dialog also opens from tree and card pages: ag-grid loads only when a tab shows.
+const DataGrid = lazy(() => import('./DataGrid.tsx').then((m) => ({ default: m.DataGrid })));
 
 /** One related list: a small read-only paged grid; a 404 (call not built yet) is an empty table. */
 function DetailTabGrid({ resource, tab, row }: { resource: ResourceFile; tab: DetailTabDef; row: Row }) {
@@ -45,17 +47,19 @@ function DetailTabGrid({ resource, tab, row }: { resource: ResourceFile; tab: De
 
   return (
     <div data-testid="detail-tab">
-      <DataGrid
-        resource={resource}
-        columns={columns}
-        rows={answer.rows}
-        loading={loading}
-        offset={(page.current - 1) * page.size}
-        selectable={false}
-        summary={tab.summary}
-        titles={tab.titles}
-        style={{ height: 300 }}
-      />
+      <Suspense fallback={<Spin style={{ display: 'block', margin: '120px auto' }} />}>
+        <DataGrid
+          resource={resource}
+          columns={columns}
+          rows={answer.rows}
+          loading={loading}
+          offset={(page.current - 1) * page.size}
+          selectable={false}
+          summary={tab.summary}
+          titles={tab.titles}
+          style={{ height: 300 }}
+        />
+      </Suspense>
       <Pagination
         style={{ marginTop: 8 }}
         align="end"

@@ -53,7 +53,10 @@ export default function ListPage(props: ListPageProps) {
   const label = useLabel();
   const list = viewsOf(resource).list ?? {};
   const pageSize = list.pageSize ?? 10;
-  const pageSizes = useMemo(() => [...new Set([...(list.pageSizes ?? PAGE_SIZES), pageSize])].sort((a, b) => a - b), [list.pageSizes, pageSize]);
+  const pageSizes = useMemo(
+    () => [...new Set([...(list.pageSizes ?? PAGE_SIZES), pageSize])].sort((a, b) => a - b),
+    [list.pageSizes, pageSize],
+  );
   const columns = useMemo(() => props.columns ?? listColumnsOf(resource), [props.columns, resource]);
   const searchDefs = useMemo(() => searchFieldsOf(resource), [resource]);
   const initialSearch = useMemo(() => initialSearchValues(searchDefs), [searchDefs]);
@@ -65,7 +68,12 @@ export default function ListPage(props: ListPageProps) {
   const [gridApi, setGridApi] = useState<GridApi<Row> | undefined>();
   const [columnsVersion, setColumnsVersion] = useState(0);
   const [resetSignal, setResetSignal] = useState(0);
-  const runner = useActionRunner(resource, reload);
+  // After an action or delete the old selection means nothing: clear it with the refresh.
+  const afterAction = useCallback(() => {
+    gridApi?.deselectAll();
+    reload();
+  }, [gridApi, reload]);
+  const runner = useActionRunner(resource, afterAction);
   const exportEndpoint = transferEndpoint(resource, 'export');
   const importEndpoint = caps.canAdd ? transferEndpoint(resource, 'import') : undefined;
 
@@ -73,12 +81,25 @@ export default function ListPage(props: ListPageProps) {
     (row: Row): RowButton[] => {
       const id = String(row.id ?? '');
       const buttons: RowButton[] = [];
-      if (caps.canView) buttons.push({ key: '__view', label: t('list.view'), onClick: () => setDialog({ mode: 'view', id }) });
-      if (caps.canEdit) buttons.push({ key: '__edit', label: t('list.edit'), onClick: () => setDialog({ mode: 'edit', id }) });
-      if (caps.canDelete) buttons.push({ key: '__delete', label: t('list.delete'), danger: true, onClick: () => runner.remove([row], false) });
+      if (caps.canView)
+        buttons.push({ key: '__view', label: t('list.view'), onClick: () => setDialog({ mode: 'view', id }) });
+      if (caps.canEdit)
+        buttons.push({ key: '__edit', label: t('list.edit'), onClick: () => setDialog({ mode: 'edit', id }) });
+      if (caps.canDelete)
+        buttons.push({
+          key: '__delete',
+          label: t('list.delete'),
+          danger: true,
+          onClick: () => runner.remove([row], false),
+        });
       for (const action of caps.rowActions) {
         if (!isActionVisible(action, row)) continue;
-        buttons.push({ key: action.key, label: label(action.label, action.labelEn), danger: action.danger, onClick: () => runner.run(action, [row]) });
+        buttons.push({
+          key: action.key,
+          label: label(action.label, action.labelEn),
+          danger: action.danger,
+          onClick: () => runner.run(action, [row]),
+        });
       }
       return buttons;
     },
@@ -98,11 +119,23 @@ export default function ListPage(props: ListPageProps) {
   return (
     <Flex
       vertical
-      style={{ height: fill ? '100%' : undefined, minHeight: fill ? 420 : undefined, background: token.colorBgContainer, borderRadius: token.borderRadiusLG, padding: 12 }}
+      style={{
+        height: fill ? '100%' : undefined,
+        minHeight: fill ? 420 : undefined,
+        background: token.colorBgContainer,
+        borderRadius: token.borderRadiusLG,
+        padding: 12,
+      }}
       data-testid={`list-${resource.resource}`}
     >
       {!props.hideSearch && (
-        <SearchForm resource={resource} defs={searchDefs} initialValues={initialSearch} fieldSpan={props.narrow ? 12 : undefined} onSearch={(values) => setFilters(toFilterParams(resource, searchDefs, values))} />
+        <SearchForm
+          resource={resource}
+          defs={searchDefs}
+          initialValues={initialSearch}
+          fieldSpan={props.narrow ? 12 : undefined}
+          onSearch={(values) => setFilters(toFilterParams(resource, searchDefs, values))}
+        />
       )}
       <ListToolbar
         resource={resource}

@@ -82,7 +82,9 @@ export function ListToolbar(props: ListToolbarProps) {
             loading={exporting}
             onClick={() => {
               setExporting(true);
-              props.onExport!().catch(() => undefined).finally(() => setExporting(false));
+              props.onExport!()
+                .catch(() => undefined)
+                .finally(() => setExporting(false));
             }}
           >
             {t('list.export')}

@@ -1,8 +1,10 @@
-import { Button, Dropdown } from 'antd';
+import { Dropdown } from 'antd';
 import DownOutlined from '@ant-design/icons/es/icons/DownOutlined';
 import type { ICellRendererParams } from 'ag-grid-community';
 import { rt } from '../common/i18n.ts';
 import type { Row } from '../common/params.ts';
+// Also used by the tree table, which does not load the grid's stylesheet.
+import './rowActions.css';
 
 export interface RowButton {
   key: string;
@@ -14,6 +16,7 @@ export interface RowButton {
 /** At most this many buttons show inline; the rest go to a hover "更多" dropdown. */
 export const INLINE_ACTIONS = 3;
 
+/** Inline buttons are plain elements styled with the theme's CSS variables: a 200-row page renders hundreds. */
 export function RowActionButtons({ buttons }: { buttons: RowButton[] }) {
   const overflow = buttons.length > INLINE_ACTIONS;
   const inline = overflow ? buttons.slice(0, INLINE_ACTIONS) : buttons;
@@ -21,19 +24,17 @@ export function RowActionButtons({ buttons }: { buttons: RowButton[] }) {
   return (
     <span style={{ display: 'inline-flex', alignItems: 'center', whiteSpace: 'nowrap' }} data-testid="row-actions">
       {inline.map((button) => (
-        <Button
+        <button
           key={button.key}
-          type="link"
-          size="small"
-          danger={button.danger}
-          style={{ paddingInline: 4, height: 24 }}
+          type="button"
+          className={button.danger ? 'erp-row-action erp-row-action-danger' : 'erp-row-action'}
           onClick={(event) => {
             event.stopPropagation();
             button.onClick();
           }}
         >
           {button.label}
-        </Button>
+        </button>
       ))}
       {rest.length > 0 && (
         <Dropdown
@@ -46,10 +47,10 @@ export function RowActionButtons({ buttons }: { buttons: RowButton[] }) {
             },
           }}
         >
-          <Button type="link" size="small" style={{ paddingInline: 4, height: 24 }} onClick={(e) => e.stopPropagation()}>
+          <button type="button" className="erp-row-action" onClick={(e) => e.stopPropagation()}>
             {rt('list.more')}
-            <DownOutlined />
-          </Button>
+            <DownOutlined style={{ fontSize: 10, marginInlineStart: 2 }} />
+          </button>
         </Dropdown>
       )}
     </span>
@@ -72,6 +73,7 @@ export function actionsColumnWidth(labels: string[]): number {
   const textWidth = (text: string) => [...text].reduce((sum, ch) => sum + (ch.charCodeAt(0) > 255 ? 14 : 7.5), 0) + 10;
   const overflow = labels.length > INLINE_ACTIONS;
   const inline = overflow ? labels.slice(0, INLINE_ACTIONS) : labels;
-  const width = inline.reduce((sum, text) => sum + textWidth(text), 0) + (overflow ? textWidth(rt('list.more')) + 14 : 0);
+  const width =
+    inline.reduce((sum, text) => sum + textWidth(text), 0) + (overflow ? textWidth(rt('list.more')) + 14 : 0);
   return Math.max(80, Math.ceil(width + 24));
 }

@@ -3,7 +3,7 @@ import { Button, Col, DatePicker, Form, Input, Row, Select, Space } from 'antd';
 import SearchOutlined from '@ant-design/icons/es/icons/SearchOutlined';
 import ReloadOutlined from '@ant-design/icons/es/icons/ReloadOutlined';
 import type { FieldSchema, ResourceFile } from '../../../shared/resource.ts';
-import { PickerInput } from '../pickers/index.ts';
+import { PickerInput, TreePickerInput } from '../pickers/index.ts';
 import { useLabel, useRT } from '../common/i18n.ts';
 import { useDictionary } from '../common/useDictionary.ts';
 import { fieldOf, type SearchFieldDef } from '../common/views.ts';
@@ -45,8 +45,9 @@ function SearchInput(props: InputProps) {
   const op = searchOpOf(def, field);
   if (field?.['x-dict'] || field?.['x-dictBiz']) return <DictSelect {...props} multiple={op === 'in'} />;
   if (field?.['x-ref'] && def.widget !== 'input') {
+    const Picker = def.widget === 'treePicker' ? TreePickerInput : PickerInput;
     return (
-      <PickerInput
+      <Picker
         resource={field['x-ref']}
         value={value as string | undefined}
         multiple={op === 'in'}
@@ -68,8 +69,18 @@ function SearchInput(props: InputProps) {
     const [from, to] = Array.isArray(value) ? (value as string[]) : [];
     return (
       <Space.Compact block>
-        <Input allowClear placeholder={t('list.rangeStart')} value={from} onChange={(e) => onChange?.([e.target.value, to])} />
-        <Input allowClear placeholder={t('list.rangeEnd')} value={to} onChange={(e) => onChange?.([from, e.target.value])} />
+        <Input
+          allowClear
+          placeholder={t('list.rangeStart')}
+          value={from}
+          onChange={(e) => onChange?.([e.target.value, to])}
+        />
+        <Input
+          allowClear
+          placeholder={t('list.rangeEnd')}
+          value={to}
+          onChange={(e) => onChange?.([from, e.target.value])}
+        />
       </Space.Compact>
     );
   }

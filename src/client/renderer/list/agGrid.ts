@@ -13,6 +13,7 @@ import {
   ModuleRegistry,
   PinnedRowModule,
   RenderApiModule,
+  RowApiModule,
   RowSelectionModule,
   RowStyleModule,
   TooltipModule,
@@ -33,6 +34,7 @@ ModuleRegistry.registerModules([
   LocaleModule,
   TooltipModule,
   RenderApiModule,
+  RowApiModule,
   // Explains a misconfigured grid in development; left out of production bundles.
   ...(import.meta.env.DEV ? [ValidationModule] : []),
 ]);
@@ -56,8 +58,7 @@ export function useGridTheme(): Theme {
         headerTextColor: token.colorTextHeading,
         headerFontWeight: 600,
         oddRowBackgroundColor: token.colorBgContainer,
-        selectedRowBackgroundColor: token.controlItemBgActive,
-        rowHoverColor: token.controlItemBgHover,
+        // Selected and hovered rows derive from accentColor (a light tint of the theme's primary).
         pinnedRowBackgroundColor: token.colorFillAlter,
         fontFamily: token.fontFamily,
         fontSize: token.fontSize,

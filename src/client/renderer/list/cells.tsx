@@ -50,7 +50,9 @@ export function ValueCell({ field, column, value, dictionary }: ValueCellProps) 
   }
   const text = formatCell(field, column, value, dictionary);
   if (column.format === 'image') {
-    return <Image src={String(value)} alt={text} height={24} style={{ objectFit: 'contain' }} preview={{ mask: false }} />;
+    return (
+      <Image src={String(value)} alt={text} height={24} style={{ objectFit: 'contain' }} preview={{ mask: false }} />
+    );
   }
   if (column.format === 'link') {
     return (

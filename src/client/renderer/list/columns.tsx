@@ -49,14 +49,22 @@ interface BuildOptions {
 }
 
 /** ag-grid column definitions of the schema columns, with the user's saved order/width/visibility. */
-export function buildDataColumns({ resource, columns, dictionaries, language, saved, titles }: BuildOptions): ColDef<Row>[] {
+export function buildDataColumns({
+  resource,
+  columns,
+  dictionaries,
+  language,
+  saved,
+  titles,
+}: BuildOptions): ColDef<Row>[] {
   const defs = columns.map((column): ColDef<Row> => {
     const field = fieldOf(resource, column.field);
     const format = columnFormatOf(field, column);
     const numeric = isNumericFormat(format);
     const title = columnTitle(resource, column, language, titles);
     const dictionary = dictionaries[column.field];
-    const sortable = column.sortable ?? Boolean(field && !field['x-virtual'] && !field['x-lines'] && field.type !== 'array');
+    const sortable =
+      column.sortable ?? Boolean(field && !field['x-virtual'] && !field['x-lines'] && field.type !== 'array');
     const def: ColDef<Row> = {
       colId: column.field,
       field: column.field as never,
@@ -72,17 +80,25 @@ export function buildDataColumns({ resource, columns, dictionaries, language, sa
       // Rows arrive sorted by the server; the grid keeps their order.
       comparator: () => 0,
       resizable: true,
-      cellClass: numeric || column.align === 'right' ? 'ag-right-aligned-cell' : column.align === 'center' ? 'erp-center-cell' : undefined,
+      cellClass:
+        numeric || column.align === 'right'
+          ? 'ag-right-aligned-cell'
+          : column.align === 'center'
+            ? 'erp-center-cell'
+            : undefined,
       headerClass: numeric || column.align === 'right' ? 'ag-right-aligned-header' : undefined,
       tooltip: column.ellipsis ? (p) => formatCell(field, column, p.value, dictionary) : undefined,
     };
     if (needsRenderer(column, dictionary)) {
-      def.cellRenderer = (p: ICellRendererParams<Row>) => <ValueCell field={field} column={column} value={p.value} dictionary={dictionary} />;
+      def.cellRenderer = (p: ICellRendererParams<Row>) => (
+        <ValueCell field={field} column={column} value={p.value} dictionary={dictionary} />
+      );
     } else {
       def.valueFormatter = (p: ValueFormatterParams<Row>) => formatCell(field, column, p.value, dictionary);
     }
     return def;
   });
+  fillFreeSpace(defs);
   if (!saved?.length) return defs;
   const byId = new Map(saved.map((s, i) => [s.colId, { ...s, order: i }]));
   return defs
@@ -104,6 +120,15 @@ export function buildDataColumns({ resource, columns, dictionaries, language, sa
     .map((entry) => entry.def);
 }
 
+/** With every width declared, the last visible unpinned column takes the free space (never less than declared). */
+function fillFreeSpace(defs: ColDef<Row>[]): void {
+  if (defs.some((def) => def.initialFlex)) return;
+  const last = [...defs].reverse().find((def) => !def.initialHide && !def.initialPinned);
+  if (!last) return;
+  last.initialFlex = 1;
+  last.minWidth = last.initialWidth;
+}
+
 export function indexColumn(): ColDef<Row> {
   return {
     colId: INDEX_COL,
@@ -117,7 +142,7 @@ export function indexColumn(): ColDef<Row> {
     suppressMovable: true,
     cellClass: 'erp-center-cell',
     valueGetter: (p: ValueGetterParams<Row, unknown>) =>
-      p.node?.rowPinned ? rt('list.summary') : ((p.context as GridContext).offset + (p.node?.rowIndex ?? 0) + 1),
+      p.node?.rowPinned ? rt('list.summary') : (p.context as GridContext).offset + (p.node?.rowIndex ?? 0) + 1,
   };
 }
 

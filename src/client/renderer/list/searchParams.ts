@@ -7,7 +7,9 @@ import { asSearchField, fieldOf, viewsOf, type SearchFieldDef, type SearchOp } f
 export function searchFieldsOf(resource: ResourceFile): SearchFieldDef[] {
   const declared = viewsOf(resource).search;
   if (declared) return declared.map(asSearchField);
-  return (resource.table.search ?? []).filter((name) => fieldOf(resource, name)).map((field) => ({ field, op: 'like' }));
+  return (resource.table.search ?? [])
+    .filter((name) => fieldOf(resource, name))
+    .map((field) => ({ field, op: 'like' }));
 }
 
 /** The operator a search field uses: declared, else derived (dictionaries and refs match exactly). */
@@ -20,7 +22,9 @@ export function searchOpOf(def: SearchFieldDef, field: FieldSchema | undefined):
 }
 
 function isDayjs(value: unknown): value is Dayjs {
-  return Boolean(value && typeof value === 'object' && 'format' in value && typeof (value as Dayjs).format === 'function');
+  return Boolean(
+    value && typeof value === 'object' && 'format' in value && typeof (value as Dayjs).format === 'function',
+  );
 }
 
 function scalar(value: unknown): QueryValue {
@@ -35,7 +39,11 @@ function scalar(value: unknown): QueryValue {
  * Form values → the contract's map filters: like → bare key, equal → _equal, ge/le, range →
  * _ge + _le, daterange → _datege (start of day) + _datele (end of day); `param` renames.
  */
-export function toFilterParams(resource: ResourceFile, defs: SearchFieldDef[], values: Record<string, unknown>): Record<string, QueryValue> {
+export function toFilterParams(
+  resource: ResourceFile,
+  defs: SearchFieldDef[],
+  values: Record<string, unknown>,
+): Record<string, QueryValue> {
   const out: Record<string, QueryValue> = {};
   for (const def of defs) {
     const value = values[def.field];
@@ -45,8 +53,12 @@ export function toFilterParams(resource: ResourceFile, defs: SearchFieldDef[], v
     if (op === 'range' || op === 'daterange') {
       const [from, to] = Array.isArray(value) ? value : [];
       if (op === 'daterange') {
-        if (isDayjs(from)) out[def.param ? `${def.param}Start` : `${def.field}_datege`] = from.startOf('day').format('YYYY-MM-DD HH:mm:ss');
-        if (isDayjs(to)) out[def.param ? `${def.param}End` : `${def.field}_datele`] = to.endOf('day').format('YYYY-MM-DD HH:mm:ss');
+        if (isDayjs(from))
+          out[def.param ? `${def.param}Start` : `${def.field}_datege`] = from
+            .startOf('day')
+            .format('YYYY-MM-DD HH:mm:ss');
+        if (isDayjs(to))
+          out[def.param ? `${def.param}End` : `${def.field}_datele`] = to.endOf('day').format('YYYY-MM-DD HH:mm:ss');
       } else {
         if (scalar(from) !== undefined) out[`${def.field}_ge`] = scalar(from);
         if (scalar(to) !== undefined) out[`${def.field}_le`] = scalar(to);

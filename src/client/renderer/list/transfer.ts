@@ -7,7 +7,8 @@ import { endpointByOp, endpointByPath, viewsOf } from '../common/views.ts';
 export function transferEndpoint(resource: ResourceFile, kind: 'export' | 'import'): EndpointDef | undefined {
   const list = viewsOf(resource).list;
   const named = kind === 'export' ? list?.exportEndpoint : list?.importEndpoint;
-  if (named) return endpointByPath(resource, named) ?? { path: named, method: kind === 'export' ? 'GET' : 'POST', op: kind };
+  if (named)
+    return endpointByPath(resource, named) ?? { path: named, method: kind === 'export' ? 'GET' : 'POST', op: kind };
   return endpointByOp(resource, kind);
 }
 
@@ -23,7 +24,11 @@ function saveBlob(blob: Blob, fileName: string): void {
 }
 
 /** Downloads the xlsx of the current filters (long export timeout, spec §9). */
-export async function exportRows(resource: ResourceFile, endpoint: EndpointDef, filters: Record<string, QueryValue>): Promise<void> {
+export async function exportRows(
+  resource: ResourceFile,
+  endpoint: EndpointDef,
+  filters: Record<string, QueryValue>,
+): Promise<void> {
   const blob = await request<Blob>(endpointUrl(resource, endpoint.path), {
     method: endpoint.method === 'POST' ? 'post' : 'get',
     params: filters,

@@ -12,7 +12,11 @@ import { endpointPermission } from '../common/permissions.ts';
 import { dutyEndpoint, endpointByPath, type ActionDef } from '../common/views.ts';
 
 /** Calls one of the resource's endpoints with query parameters, by its declared method. */
-export function callEndpoint(resource: ResourceFile, path: string, params: Record<string, QueryValue>): Promise<unknown> {
+export function callEndpoint(
+  resource: ResourceFile,
+  path: string,
+  params: Record<string, QueryValue>,
+): Promise<unknown> {
   const def = endpointByPath(resource, path);
   const url = endpointUrl(resource, path);
   return def?.method === 'GET' ? http.get<unknown>(url, params) : http.postParams<unknown>(url, params);
@@ -50,7 +54,10 @@ interface PendingPrompt {
  * Runs schema actions and deletes with the list's rules: select-first for batches, confirm,
  * optional prompt, the call, the success message (操作成功!), then `onDone` to refresh.
  */
-export function useActionRunner(resource: ResourceFile, onDone: () => void): {
+export function useActionRunner(
+  resource: ResourceFile,
+  onDone: () => void,
+): {
   run(action: ActionDef, rows: Row[]): void;
   remove(rows: Row[], batch: boolean): void;
   element: ReactNode;

@@ -32,7 +32,11 @@ export function listEndpointOf(resource: ResourceFile, override?: string): Endpo
 }
 
 export function sortParams(sort: SortKey[]): Record<string, QueryValue> {
-  const pick = (dir: 'asc' | 'desc') => sort.filter((s) => s.dir === dir).map((s) => s.column).join(',');
+  const pick = (dir: 'asc' | 'desc') =>
+    sort
+      .filter((s) => s.dir === dir)
+      .map((s) => s.column)
+      .join(',');
   return { ascs: pick('asc') || undefined, descs: pick('desc') || undefined };
 }
 

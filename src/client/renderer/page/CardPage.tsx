@@ -12,7 +12,8 @@ import { columnTitle } from '../common/labels.ts';
 import type { Row } from '../common/params.ts';
 import { useCan } from '../common/permissions.ts';
 import { useDictionaries } from '../common/useDictionary.ts';
-import { asCardField, dutyEndpoint, fieldOf, viewsOf, type CardFieldDef } from '../common/views.ts';
+import { asCardField, dutyEndpoint, fieldOf, viewsOf, type CardFieldDef, type ColumnDef } from '../common/views.ts';
+import { ValueCell } from '../list/cells.tsx';
 import { useSettings } from '../../store/settings.ts';
 import { actionPermission, isActionVisible, useActionRunner } from '../list/useActionRunner.tsx';
 
@@ -44,7 +45,10 @@ export default function CardPage({ resource }: { resource: ResourceFile }) {
   const runner = useActionRunner(resource, reload);
   const endpointPath = card.endpoint ?? dutyEndpoint(resource, 'detail')?.path;
   const allFields = useMemo(() => card.sections.flatMap((s) => s.fields.map(asCardField)), [card.sections]);
-  const schemaFields = useMemo(() => Object.fromEntries(allFields.map((f) => [f.field, fieldOf(resource, f.field)])), [allFields, resource]);
+  const schemaFields = useMemo(
+    () => Object.fromEntries(allFields.map((f) => [f.field, fieldOf(resource, f.field)])),
+    [allFields, resource],
+  );
   const dictionaries = useDictionaries(schemaFields);
 
   useEffect(() => {
@@ -69,7 +73,9 @@ export default function CardPage({ resource }: { resource: ResourceFile }) {
     };
   }, [resource, endpointPath, reloadCount]);
 
-  const actions = (card.actions ?? []).filter((a) => can(actionPermission(resource, a)) && row && isActionVisible(a, row));
+  const actions = (card.actions ?? []).filter(
+    (a) => can(actionPermission(resource, a)) && row && isActionVisible(a, row),
+  );
 
   return (
     <Spin spinning={loading}>
@@ -79,7 +85,13 @@ export default function CardPage({ resource }: { resource: ResourceFile }) {
           actions.length > 0 && (
             <Space>
               {actions.map((action) => (
-                <Button key={action.key} type="primary" ghost danger={action.danger} onClick={() => runner.run(action, row ? [row] : [])}>
+                <Button
+                  key={action.key}
+                  type="primary"
+                  ghost
+                  danger={action.danger}
+                  onClick={() => runner.run(action, row ? [row] : [])}
+                >
                   {label(action.label, action.labelEn)}
                 </Button>
               ))}
@@ -104,16 +116,30 @@ export default function CardPage({ resource }: { resource: ResourceFile }) {
                     .map(asCardField)
                     .filter((field) => visible(field, row))
                     .map((field) => {
-                      const text = formatCell(schemaFields[field.field], { format: field.format as never }, row[field.field], dictionaries[field.field]);
+                      const format = field.format === 'tag' ? undefined : (field.format as ColumnDef['format']);
+                      const column: ColumnDef = { field: field.field, format, tag: field.format === 'tag' };
+                      const value = row[field.field];
+                      const text = formatCell(schemaFields[field.field], column, value, dictionaries[field.field]);
                       return {
                         key: field.field,
                         label: field.title ?? columnTitle(resource, { field: field.field }, language),
                         children: (
                           <Space size={4}>
-                            <span>{text}</span>
+                            <ValueCell
+                              field={schemaFields[field.field]}
+                              column={column}
+                              value={value}
+                              dictionary={dictionaries[field.field]}
+                            />
                             {field.copy && text && (
                               <Tooltip title={t('card.copy')}>
-                                <Button size="small" type="text" icon={<CopyOutlined />} aria-label={t('card.copy')} onClick={() => void copyText(String(row[field.field] ?? ''), t('card.copied'))} />
+                                <Button
+                                  size="small"
+                                  type="text"
+                                  icon={<CopyOutlined />}
+                                  aria-label={t('card.copy')}
+                                  onClick={() => void copyText(String(row[field.field] ?? ''), t('card.copied'))}
+                                />
                               </Tooltip>
                             )}
                           </Space>

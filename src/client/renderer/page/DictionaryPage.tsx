@@ -5,8 +5,7 @@ import { useRT } from '../common/i18n.ts';
 import type { Row } from '../common/params.ts';
 import { endpointByOp, listColumnsOf } from '../common/views.ts';
 import ListPage from '../list/ListPage.tsx';
-
-export type DictionaryLayout = 'horizontal' | 'vertical';
+import type { DictionaryLayout } from './pageTarget.ts';
 
 /** Parent rows define a dictionary (code, name); their key and parent columns mean nothing. */
 const PARENT_ONLY_HIDDEN = new Set(['dictKey', 'parentId', 'parentName']);
@@ -58,7 +57,9 @@ export default function DictionaryPage({ resource, layout }: { resource: Resourc
       addPreset={addPreset}
       title={
         <Typography.Text strong>
-          {parent ? t('dict.childOf', { name: parentName }) : `${t('dict.childTitle')}（${t(horizontal ? 'dict.pickParent' : 'dict.pickParentAbove')}）`}
+          {parent
+            ? t('dict.childOf', { name: parentName })
+            : `${t('dict.childTitle')}（${t(horizontal ? 'dict.pickParent' : 'dict.pickParentAbove')}）`}
         </Typography.Text>
       }
       gridHeight={gridHeight}
@@ -67,7 +68,12 @@ export default function DictionaryPage({ resource, layout }: { resource: Resourc
   );
 
   return (
-    <Flex vertical={!horizontal} gap={12} style={{ height: horizontal ? '100%' : undefined, minHeight: horizontal ? 480 : undefined }} data-testid={`dictionary-${layout}`}>
+    <Flex
+      vertical={!horizontal}
+      gap={12}
+      style={{ height: horizontal ? '100%' : undefined, minHeight: horizontal ? 480 : undefined }}
+      data-testid={`dictionary-${layout}`}
+    >
       <div style={{ flex: '1 1 0', minWidth: 0 }}>{parentList}</div>
       <div style={{ flex: '1 1 0', minWidth: 0 }}>{childList}</div>
     </Flex>

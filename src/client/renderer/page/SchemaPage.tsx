@@ -1,38 +1,17 @@
 import { lazy, Suspense } from 'react';
 import { Flex, Result, Spin } from 'antd';
-import { pageByCode, pageByPath, resourceLoaders } from '../../../generated/pages.ts';
 import PagePlaceholder from '../../app/pages/PagePlaceholder.tsx';
-import type { PageMenu, PageProps } from '../../app/pages.ts';
+import type { PageProps } from '../../app/pages.ts';
 import { useRT } from '../common/i18n.ts';
 import { useResource } from '../common/useResource.ts';
 import { pageKindOf } from '../common/views.ts';
-import type { DictionaryLayout } from './DictionaryPage.tsx';
+import { pageTargetOf } from './pageTarget.ts';
 
 // Each layout (and ag-grid with the list) loads only when a page of that kind opens.
 const ListPage = lazy(() => import('../list/ListPage.tsx'));
 const TreePage = lazy(() => import('./TreePage.tsx'));
 const DictionaryPage = lazy(() => import('./DictionaryPage.tsx'));
 const CardPage = lazy(() => import('./CardPage.tsx'));
-
-/** Fixed dictionary routes of spec §2: the system dictionary, side by side or stacked. */
-const DICTIONARY_ROUTES: Record<string, { resource: string; layout: DictionaryLayout }> = {
-  '/dict-horizontal/index': { resource: 'dict', layout: 'horizontal' },
-  '/dict-vertical/index': { resource: 'dict', layout: 'vertical' },
-};
-
-export interface PageTarget {
-  resource: string | undefined;
-  layout?: DictionaryLayout;
-}
-
-/** The resource a menu shows: by path, then by code; a history route shows its menu's resource. */
-export function pageTargetOf(menu: PageMenu): PageTarget {
-  const target = menu.historyOf ?? menu;
-  const fixed = DICTIONARY_ROUTES[target.path];
-  if (fixed) return fixed;
-  const named = target.resource ? target.resource.split('/').pop() : undefined;
-  return { resource: pageByPath[target.path] ?? pageByCode[target.code] ?? (named && named in resourceLoaders ? named : undefined) };
-}
 
 function Loading() {
   return (

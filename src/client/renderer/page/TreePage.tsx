@@ -30,7 +30,10 @@ export default function TreePage({ resource }: { resource: ResourceFile }) {
   const lazy = useMemo(() => isLazyTree(resource), [resource]);
   const columns = useMemo(() => listColumnsOf(resource), [resource]);
   const searchDefs = useMemo(() => searchFieldsOf(resource), [resource]);
-  const fields = useMemo(() => Object.fromEntries(columns.map((c) => [c.field, fieldOf(resource, c.field)])), [resource, columns]);
+  const fields = useMemo(
+    () => Object.fromEntries(columns.map((c) => [c.field, fieldOf(resource, c.field)])),
+    [resource, columns],
+  );
   const dictionaries = useDictionaries(fields);
   const caps = useListCapabilities(resource);
   const [filters, setFilters] = useState<Record<string, QueryValue>>({});
@@ -78,13 +81,30 @@ export default function TreePage({ resource }: { resource: ResourceFile }) {
       const buttons: RowButton[] = [];
       if (caps.canAdd) {
         const preset = { [shape.parentField]: keyOf(shape, row) };
-        buttons.push({ key: '__addChild', label: t('tree.addChild'), onClick: () => setDialog({ mode: 'add', initial: preset }) });
+        buttons.push({
+          key: '__addChild',
+          label: t('tree.addChild'),
+          onClick: () => setDialog({ mode: 'add', initial: preset }),
+        });
       }
-      if (caps.canView) buttons.push({ key: '__view', label: t('list.view'), onClick: () => setDialog({ mode: 'view', id }) });
-      if (caps.canEdit) buttons.push({ key: '__edit', label: t('list.edit'), onClick: () => setDialog({ mode: 'edit', id }) });
-      if (caps.canDelete) buttons.push({ key: '__delete', label: t('list.delete'), danger: true, onClick: () => runner.remove([row], false) });
+      if (caps.canView)
+        buttons.push({ key: '__view', label: t('list.view'), onClick: () => setDialog({ mode: 'view', id }) });
+      if (caps.canEdit)
+        buttons.push({ key: '__edit', label: t('list.edit'), onClick: () => setDialog({ mode: 'edit', id }) });
+      if (caps.canDelete)
+        buttons.push({
+          key: '__delete',
+          label: t('list.delete'),
+          danger: true,
+          onClick: () => runner.remove([row], false),
+        });
       for (const action of caps.rowActions) {
-        if (isActionVisible(action, row)) buttons.push({ key: action.key, label: label(action.label, action.labelEn), onClick: () => runner.run(action, [row]) });
+        if (isActionVisible(action, row))
+          buttons.push({
+            key: action.key,
+            label: label(action.label, action.labelEn),
+            onClick: () => runner.run(action, [row]),
+          });
       }
       return buttons;
     },
@@ -109,18 +129,39 @@ export default function TreePage({ resource }: { resource: ResourceFile }) {
         fixed: column.fixed,
         align: column.align,
         ellipsis: column.ellipsis,
-        render: (value: unknown) => <ValueCell field={fields[column.field]} column={column} value={value} dictionary={dictionaries[column.field]} />,
+        render: (value: unknown) => (
+          <ValueCell
+            field={fields[column.field]}
+            column={column}
+            value={value}
+            dictionary={dictionaries[column.field]}
+          />
+        ),
       }));
     if (!labels.length) return data;
     return [
       ...data,
-      { key: '__actions', title: t('list.actions'), fixed: 'right', width: actionsColumnWidth(labels), render: (_: unknown, row: Row) => <RowActionButtons buttons={rowButtons(row)} /> },
+      {
+        key: '__actions',
+        title: t('list.actions'),
+        fixed: 'right',
+        width: actionsColumnWidth(labels),
+        render: (_: unknown, row: Row) => <RowActionButtons buttons={rowButtons(row)} />,
+      },
     ];
   }, [columns, resource, language, fields, dictionaries, caps, rowButtons, t, label]);
 
   return (
-    <div style={{ background: token.colorBgContainer, borderRadius: token.borderRadiusLG, padding: 12, minHeight: '100%' }} data-testid={`tree-${resource.resource}`}>
-      <SearchForm resource={resource} defs={searchDefs} initialValues={initialSearchValues(searchDefs)} onSearch={(values) => setFilters(toFilterParams(resource, searchDefs, values))} />
+    <div
+      style={{ background: token.colorBgContainer, borderRadius: token.borderRadiusLG, padding: 12, minHeight: '100%' }}
+      data-testid={`tree-${resource.resource}`}
+    >
+      <SearchForm
+        resource={resource}
+        defs={searchDefs}
+        initialValues={initialSearchValues(searchDefs)}
+        onSearch={(values) => setFilters(toFilterParams(resource, searchDefs, values))}
+      />
       <ListToolbar
         resource={resource}
         canAdd={caps.canAdd}

@@ -39,12 +39,20 @@ export async function loadChildren(resource: ResourceFile, shape: TreeShape, par
  * Rows of the tree page: lazily the root level; otherwise the nested list. With filters the
  * server answers matching rows flat, which the table shows as they come.
  */
-export async function loadTree(resource: ResourceFile, shape: TreeShape, lazy: boolean, filters: Record<string, QueryValue>): Promise<Row[]> {
+export async function loadTree(
+  resource: ResourceFile,
+  shape: TreeShape,
+  lazy: boolean,
+  filters: Record<string, QueryValue>,
+): Promise<Row[]> {
   const filtered = Object.keys(filters).length > 0;
   if (lazy && !filtered) return loadChildren(resource, shape, shape.rootValue);
   const endpoint = listEndpointOf(resource);
   if (!endpoint) return [];
-  const params: Record<string, QueryValue> = { ...filters, ...(endpoint.op === 'page' ? { current: 1, size: 200 } : {}) };
+  const params: Record<string, QueryValue> = {
+    ...filters,
+    ...(endpoint.op === 'page' ? { current: 1, size: 200 } : {}),
+  };
   const data = await http.get<unknown>(endpointUrl(resource, endpoint.path), params);
   return dropEmptyChildren(readRows(data).rows);
 }

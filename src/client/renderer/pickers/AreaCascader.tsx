@@ -51,13 +51,24 @@ function setChildren(options: AreaOption[], path: string[], children: AreaOption
 
 /** Codes from the root to `code` (exclusive of 00), read from the region's ancestors. */
 async function pathOf(code: string): Promise<string[]> {
-  const detail = await http.get<{ ancestors?: string } | null>(REGION_DETAIL, { code }, { silent: true }).catch(() => null);
+  const detail = await http
+    .get<{ ancestors?: string } | null>(REGION_DETAIL, { code }, { silent: true })
+    .catch(() => null);
   const ancestors = (detail?.ancestors ?? '').split(',').filter((part) => part && part !== REGION_ROOT);
   return [...ancestors, code];
 }
 
 /** Province / city / district cascader on the lazy region tree; the value is the last code. */
-export function AreaCascader({ value, onChange, levels = 3, disabled, invalid, placeholder, id, size }: AreaCascaderProps) {
+export function AreaCascader({
+  value,
+  onChange,
+  levels = 3,
+  disabled,
+  invalid,
+  placeholder,
+  id,
+  size,
+}: AreaCascaderProps) {
   const t = useFT();
   const [options, setOptions] = useState<AreaOption[]>([]);
   const [path, setPath] = useState<string[]>([]);
@@ -82,7 +93,9 @@ export function AreaCascader({ value, onChange, levels = 3, disabled, invalid, p
     let active = true;
     (async () => {
       const codes = (await pathOf(value)).slice(0, levels);
-      let tree = options.length ? options : toOptions(await fetchTree(REGION_LAZY_TREE, { parentCode: REGION_ROOT }), 0, levels);
+      let tree = options.length
+        ? options
+        : toOptions(await fetchTree(REGION_LAZY_TREE, { parentCode: REGION_ROOT }), 0, levels);
       for (let level = 0; level < codes.length - 1; level += 1) {
         const children = await fetchTree(REGION_LAZY_TREE, { parentCode: codes[level] });
         tree = setChildren(tree, codes.slice(0, level + 1), toOptions(children, level + 1, levels));
@@ -101,7 +114,15 @@ export function AreaCascader({ value, onChange, levels = 3, disabled, invalid, p
     const target = selected[selected.length - 1];
     if (!target || target.children) return;
     fetchTree(REGION_LAZY_TREE, { parentCode: target.value })
-      .then((nodes) => setOptions((current) => setChildren(current, selected.map((o) => o.value), toOptions(nodes, target.level + 1, levels))))
+      .then((nodes) =>
+        setOptions((current) =>
+          setChildren(
+            current,
+            selected.map((o) => o.value),
+            toOptions(nodes, target.level + 1, levels),
+          ),
+        ),
+      )
       .catch(() => undefined);
   };
 
@@ -120,7 +141,10 @@ export function AreaCascader({ value, onChange, levels = 3, disabled, invalid, p
       onChange={(next, selectedOptions) => {
         const codes = (next ?? []).map(String);
         setPath(codes);
-        onChange(codes[codes.length - 1], (selectedOptions ?? []).map((option) => option.label));
+        onChange(
+          codes[codes.length - 1],
+          (selectedOptions ?? []).map((option) => option.label),
+        );
       }}
     />
   );

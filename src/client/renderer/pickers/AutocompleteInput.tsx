@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { Select } from 'antd';
+import { AutoComplete, Select } from 'antd';
 import { useFT } from '../form/i18n.ts';
 import { fetchPage, type Row } from './api.ts';
 import type { ResolvedPicker } from './definition.ts';
@@ -20,14 +20,12 @@ interface Props {
   onChange(value: string | undefined, rows: Row[]): void;
 }
 
-/** Inline search on the picker's endpoint (label contains the typed text), one choice. */
-export function AutocompleteInput({ id, picker, value, text, disabled, invalid, size, placeholder, onChange }: Props) {
-  const t = useFT();
+function useSearch(picker: ResolvedPicker) {
   const [rows, setRows] = useState<Row[]>([]);
   const [loading, setLoading] = useState(false);
   const timer = useRef<number | undefined>(undefined);
   const request = useRef(0);
-
+  useEffect(() => () => window.clearTimeout(timer.current), []);
   const load = (keyword: string) => {
     const ticket = ++request.current;
     setLoading(true);
@@ -36,22 +34,59 @@ export function AutocompleteInput({ id, picker, value, text, disabled, invalid, 
       .catch(() => ticket === request.current && setRows([]))
       .finally(() => ticket === request.current && setLoading(false));
   };
+  const search = (keyword: string) => {
+    window.clearTimeout(timer.current);
+    timer.current = window.setTimeout(() => load(keyword.trim()), TYPING_PAUSE_MS);
+  };
+  return { rows, loading, load, search };
+}
 
-  useEffect(() => () => window.clearTimeout(timer.current), []);
+/**
+ * Inline search on the picker's endpoint (label contains the typed text, page 1, size 100).
+ * When the picker's value is its label (a company name lookup) the text is free: typing keeps
+ * what was typed, picking a suggestion also reports its row so the form can fill from it.
+ */
+export function AutocompleteInput({ id, picker, value, text, disabled, invalid, size, placeholder, onChange }: Props) {
+  const t = useFT();
+  const { rows, loading, load, search } = useSearch(picker);
+  const freeText = picker.valueField === picker.labelField;
+  const [typed, setTyped] = useState(value ?? '');
+  useEffect(() => setTyped(value ?? ''), [value]);
 
   const options = useMemo(() => {
     const list = rows.map((row) => ({ value: String(row[picker.valueField] ?? ''), label: String(row[picker.labelField] ?? '') }));
-    if (value && !list.some((option) => option.value === value)) list.unshift({ value, label: text ?? value });
+    if (!freeText && value && !list.some((option) => option.value === value)) list.unshift({ value, label: text ?? value });
     return list;
-  }, [rows, picker, value, text]);
+  }, [rows, picker, value, text, freeText]);
+
+  if (freeText) {
+    return (
+      <AutoComplete
+        id={id}
+        value={typed}
+        options={options.map((option) => ({ value: option.value }))}
+        disabled={disabled}
+        size={size}
+        status={invalid ? 'error' : undefined}
+        placeholder={placeholder}
+        style={{ width: '100%' }}
+        onSearch={search}
+        onChange={(next: string) => setTyped(next ?? '')}
+        onSelect={(next: string) => {
+          setTyped(next);
+          onChange(next, rows.filter((row) => String(row[picker.valueField]) === next).slice(0, 1));
+        }}
+        onBlur={() => {
+          if (typed !== (value ?? '')) onChange(typed || undefined, []);
+        }}
+      />
+    );
+  }
 
   return (
     <Select
       id={id}
-      showSearch={{ filterOption: false, onSearch: (keyword: string) => {
-        window.clearTimeout(timer.current);
-        timer.current = window.setTimeout(() => load(keyword.trim()), TYPING_PAUSE_MS);
-      } }}
+      showSearch={{ filterOption: false, onSearch: search }}
       value={value || undefined}
       options={options}
       loading={loading}

@@ -123,7 +123,14 @@ export function PickerInput(props: PickerInputProps) {
         />
       </div>
       {picker && resource && open && picker.kind === 'tree' && (
-        <TreePickerDialog open picker={picker} multiple={multiple} value={values} onCancel={() => setOpen(false)} onOk={(nodes) => commit(nodes)} />
+        <TreePickerDialog
+          open
+          picker={picker}
+          multiple={multiple}
+          value={values}
+          onCancel={() => setOpen(false)}
+          onOk={(nodes) => commit(nodes)}
+        />
       )}
       {picker && resource && open && picker.kind !== 'tree' && (
         <TablePickerDialog

@@ -9,7 +9,9 @@ import { columnTitle } from '../common/labels.ts';
 import { useDictionaries } from '../common/useDictionary.ts';
 import { fieldOf, type SearchFieldDef } from '../common/views.ts';
 import { useFT } from '../form/i18n.ts';
+import { injectFormStyles } from '../form/styles.ts';
 import { fetchPage, type Row } from './api.ts';
+import { SearchInput } from './SearchInput.tsx';
 import { pickerSubject, type ResolvedPicker } from './definition.ts';
 
 /** Spec §2: picker dialogs show 10 rows in a 352px table; goods keyword search waits 1500 ms. */
@@ -49,6 +51,7 @@ function paramName(field: SearchFieldDef): string {
  * 最多选择N个<title>, 已选数据不可重复！, the picker's empty-choice message, double-click to pick one.
  */
 export function TablePickerDialog({ open, resource, picker, multiple, selected, exclude, onCancel, onOk }: Props) {
+  injectFormStyles();
   const t = useFT();
   const { message } = App.useApp();
   const language = useSettings((s) => s.language);
@@ -65,8 +68,9 @@ export function TablePickerDialog({ open, resource, picker, multiple, selected, 
   useEffect(() => {
     if (!open) return;
     setChosen(new Map(selected.map((row) => [valueOf(row), row])));
-    setDraft({});
-    setQuery({});
+    // Keep the same objects when already empty: a new one would fetch the page twice.
+    setDraft((d) => (Object.keys(d).length ? {} : d));
+    setQuery((q) => (Object.keys(q).length ? {} : q));
     setCurrent(1);
   }, [open, selected, valueOf]);
 
@@ -111,6 +115,10 @@ export function TablePickerDialog({ open, resource, picker, multiple, selected, 
     [picker.columns, resource, language, fields, dictionaries],
   );
 
+  // Search-engine mode sends the words as `keyword`; the label field carries them too, so a
+  // server without keyword search still filters by name.
+  const keywordQuery = (keyword: string) => ({ keyword, [picker.labelField]: keyword });
+
   const search = (next: Record<string, string>) => {
     setCurrent(1);
     setQuery(next);
@@ -154,11 +162,11 @@ export function TablePickerDialog({ open, resource, picker, multiple, selected, 
         const keyword = event.target.value;
         setDraft({ keyword });
         window.clearTimeout(keywordTimer.current);
-        keywordTimer.current = window.setTimeout(() => search({ keyword }), KEYWORD_DEBOUNCE_MS);
+        keywordTimer.current = window.setTimeout(() => search(keywordQuery(keyword)), KEYWORD_DEBOUNCE_MS);
       }}
       onSearch={(keyword) => {
         window.clearTimeout(keywordTimer.current);
-        search({ keyword });
+        search(keywordQuery(keyword));
       }}
     />
   ) : picker.search.length ? (
@@ -167,14 +175,14 @@ export function TablePickerDialog({ open, resource, picker, multiple, selected, 
         const name = paramName(field);
         const title = field.title ?? columnTitle(resource, { field: field.field }, language);
         return (
-          <Input
+          <SearchInput
             key={name}
-            allowClear
-            style={{ width: 180 }}
-            placeholder={t('form.placeholderInput', { title })}
+            def={field}
+            field={fieldOf(resource, field.field)}
+            title={title}
             value={draft[name] ?? ''}
-            onChange={(event) => setDraft((d) => ({ ...d, [name]: event.target.value }))}
-            onPressEnter={() => search(draft)}
+            onChange={(value) => setDraft((d) => ({ ...d, [name]: value }))}
+            onEnter={() => search(draft)}
           />
         );
       })}
@@ -206,6 +214,7 @@ export function TablePickerDialog({ open, resource, picker, multiple, selected, 
       <div style={{ display: 'flex', flexDirection: 'column', gap: 12 }}>
         {searchBar}
         <Table<Row>
+          className="erp-picker-table"
           size="small"
           rowKey={valueOf}
           columns={columns}

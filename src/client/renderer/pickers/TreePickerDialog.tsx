@@ -42,7 +42,8 @@ function filterTree(nodes: PickerNode[], text: string): PickerNode[] {
   const out: PickerNode[] = [];
   for (const node of nodes) {
     const children = node.children ? filterTree(node.children, text) : [];
-    if (String(node.title).includes(text) || children.length) out.push({ ...node, children: children.length ? children : node.children });
+    if (String(node.title).includes(text) || children.length)
+      out.push({ ...node, children: children.length ? children : node.children });
   }
   return out;
 }
@@ -69,10 +70,11 @@ export function TreePickerDialog({ open, picker, multiple, value, onCancel, onOk
   const [filter, setFilter] = useState('');
   const byKey = useMemo(() => {
     const map = new Map<string, TreeNode>();
-    const visit = (list: PickerNode[]) => list.forEach((node) => {
-      if (node.source) map.set(node.key, node.source);
-      if (node.children) visit(node.children);
-    });
+    const visit = (list: PickerNode[]) =>
+      list.forEach((node) => {
+        if (node.source) map.set(node.key, node.source);
+        if (node.children) visit(node.children);
+      });
     visit(nodes);
     return map;
   }, [nodes]);
@@ -97,7 +99,9 @@ export function TreePickerDialog({ open, picker, multiple, value, onCancel, onOk
   const loadChildren = async (node: EventDataNode<PickerNode>) => {
     if (!picker.lazyParam || node.children?.length || node.key === ROOT_KEY) return;
     const children = await fetchTree(picker.url, { [picker.lazyParam]: node.key }).catch(() => []);
-    setNodes((current) => replaceChildren(current, node.key, toDataNodes(children, picker.valueField, picker.labelField)));
+    setNodes((current) =>
+      replaceChildren(current, node.key, toDataNodes(children, picker.valueField, picker.labelField)),
+    );
   };
 
   const subject = pickerSubject(picker);
@@ -135,7 +139,12 @@ export function TreePickerDialog({ open, picker, multiple, value, onCancel, onOk
       destroyOnHidden
       styles={{ body: { height: 420, display: 'flex', flexDirection: 'column', gap: 8 } }}
     >
-      <Input.Search allowClear placeholder={t('picker.keyword')} onSearch={setFilter} onChange={(e) => !e.target.value && setFilter('')} />
+      <Input.Search
+        allowClear
+        placeholder={t('picker.keyword')}
+        onSearch={setFilter}
+        onChange={(e) => !e.target.value && setFilter('')}
+      />
       <div style={{ flex: 1, overflow: 'auto' }} data-testid="tree-picker">
         <Spin spinning={loading}>
           {/* Mounted once the data is there, so default expansion applies to it. */}
@@ -154,7 +163,9 @@ export function TreePickerDialog({ open, picker, multiple, value, onCancel, onOk
               onSelect={(keys, info) => {
                 if (multiple) {
                   const key = String(info.node.key);
-                  setSelected((current) => (current.includes(key) ? current.filter((k) => k !== key) : [...current, key]));
+                  setSelected((current) =>
+                    current.includes(key) ? current.filter((k) => k !== key) : [...current, key],
+                  );
                 } else {
                   setSelected(keys.length ? keys.map(String) : [String(info.node.key)]);
                 }

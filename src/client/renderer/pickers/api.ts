@@ -23,7 +23,12 @@ export interface PageResult {
 }
 
 /** One page; a list endpoint answering a plain array is paged here. */
-export async function fetchPage(url: string, params: Record<string, QueryValue>, current: number, size: number): Promise<PageResult> {
+export async function fetchPage(
+  url: string,
+  params: Record<string, QueryValue>,
+  current: number,
+  size: number,
+): Promise<PageResult> {
   const data = await http.get<unknown>(url, { ...params, current, size });
   if (Array.isArray(data)) {
     return { records: (data as Row[]).slice((current - 1) * size, current * size), total: data.length };

@@ -37,7 +37,9 @@ const MAX_COLUMNS = 6;
 
 function labelFieldOf(resource: ResourceFile, columns: ColumnDef[]): string {
   if (resource.table.tree) return resource.table.tree.titleField;
-  const named = columns.find((column) => /name$/i.test(column.field) && !resource.entity.properties[column.field]?.['x-virtual']);
+  const named = columns.find(
+    (column) => /name$/i.test(column.field) && !resource.entity.properties[column.field]?.['x-virtual'],
+  );
   return named?.field ?? columns[0]?.field ?? 'id';
 }
 
@@ -47,23 +49,25 @@ export function pickerSubject(picker: ResolvedPicker): string {
 }
 
 export function resolvePicker(resource: ResourceFile, name = 'default', forceTree = false): ResolvedPicker {
-  const declared: Partial<PickerDef> = pickersOf(resource)[name] ?? pickersOf(resource).default ?? {};
+  const { endpoint: declaredPath, ...declared }: Partial<PickerDef> = pickersOf(resource)[name] ?? pickersOf(resource).default ?? {};
   const kind: PickerKind = forceTree ? 'tree' : (declared.kind ?? (resource.table.tree ? 'tree' : 'table'));
   const entityTitle = typeof resource.entity.title === 'string' ? resource.entity.title : resource.title;
 
-  let endpoint = declared.endpoint ? endpointByPath(resource, declared.endpoint) : undefined;
+  let endpoint = declaredPath ? endpointByPath(resource, declaredPath) : undefined;
   if (!endpoint) {
-    endpoint = kind === 'tree' ? endpointByOp(resource, 'tree', 'lazyTree', 'list') : endpointByOp(resource, 'page', 'list', 'select');
+    endpoint =
+      kind === 'tree'
+        ? endpointByOp(resource, 'tree', 'lazyTree', 'list')
+        : endpointByOp(resource, 'page', 'list', 'select');
   }
-  const path = declared.endpoint ?? endpoint?.path ?? 'list';
+  const path = declaredPath ?? endpoint?.path ?? 'list';
   const columns = (declared.columns?.map(asColumn) ?? listColumnsOf(resource)).slice(0, MAX_COLUMNS);
   const searchable = declared.search ?? viewsOf(resource).search ?? [];
   const lazy = kind === 'tree' && endpoint?.op === 'lazyTree';
-  const { endpoint: _declaredPath, ...rest } = declared;
   const keyField = resource.table.tree?.keyField;
 
   return {
-    ...rest,
+    ...declared,
     kind,
     title: declared.title ?? `${entityTitle}选择`,
     url: endpointUrl(resource, path),

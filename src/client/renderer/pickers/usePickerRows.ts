@@ -24,7 +24,12 @@ function treeIndex(picker: ResolvedPicker): Promise<Map<string, Row>> {
  * Rows for values the field already holds, so the input can show names: from the tree (tree
  * pickers on a full tree) or the detail endpoint. Rows the caller already knows are kept.
  */
-export function usePickerRows(resource: ResourceFile | undefined, picker: ResolvedPicker | undefined, values: string[], known: Row[]): Row[] {
+export function usePickerRows(
+  resource: ResourceFile | undefined,
+  picker: ResolvedPicker | undefined,
+  values: string[],
+  known: Row[],
+): Row[] {
   const [rows, setRows] = useState<Row[]>(known);
   const signature = values.join(',');
   useEffect(() => {
@@ -38,7 +43,9 @@ export function usePickerRows(resource: ResourceFile | undefined, picker: Resolv
     let active = true;
     const lookup: Promise<Row[]> =
       picker.kind === 'tree' && !picker.lazyParam
-        ? treeIndex(picker).then((index) => missing.map((value) => index.get(value)).filter((row): row is Row => Boolean(row)))
+        ? treeIndex(picker).then((index) =>
+            missing.map((value) => index.get(value)).filter((row): row is Row => Boolean(row)),
+          )
         : fetchRowsById(resource, missing);
     lookup
       .then((found) => {

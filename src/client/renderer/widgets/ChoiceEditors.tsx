@@ -65,7 +65,14 @@ export const CheckboxEditor = memo(function CheckboxEditor(props: EditorProps) {
   const { id, spec, disabled, onCommit } = props;
   const options = useChoiceOptions(spec.prop);
   if (!options.length) {
-    return <Checkbox id={id} checked={props.value === true} disabled={disabled} onChange={(event) => onCommit(event.target.checked)} />;
+    return (
+      <Checkbox
+        id={id}
+        checked={props.value === true}
+        disabled={disabled}
+        onChange={(event) => onCommit(event.target.checked)}
+      />
+    );
   }
   return (
     <Checkbox.Group
@@ -84,7 +91,10 @@ export const CheckboxEditor = memo(function CheckboxEditor(props: EditorProps) {
 export const SwitchEditor = memo(function SwitchEditor(props: EditorProps) {
   const { id, spec, disabled, onCommit, compact } = props;
   const items = useDictionary(spec.prop);
-  const { on, off } = switchValues(spec.prop.type, items.map((item) => String(item.dictKey)));
+  const { on, off } = switchValues(
+    spec.prop.type,
+    items.map((item) => String(item.dictKey)),
+  );
   const typed = (value: string | number | boolean) => (typeof value === 'boolean' ? value : typedKey(spec.prop, value));
   return (
     <Switch
@@ -97,7 +107,10 @@ export const SwitchEditor = memo(function SwitchEditor(props: EditorProps) {
   );
 });
 
-export function switchValues(type: unknown, keys: string[]): { on: string | number | boolean; off: string | number | boolean } {
+export function switchValues(
+  type: unknown,
+  keys: string[],
+): { on: string | number | boolean; off: string | number | boolean } {
   if (type === 'boolean') return { on: true, off: false };
   if (keys.includes('2') && keys.includes('1')) return { on: '2', off: '1' };
   return { on: '1', off: '0' };

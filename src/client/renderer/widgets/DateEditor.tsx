@@ -46,7 +46,9 @@ export const DateRangeEditor = memo(function DateRangeEditor(props: EditorProps)
       size={compact ? 'small' : undefined}
       status={invalid ? 'error' : undefined}
       style={{ width: '100%' }}
-      onChange={(next) => onCommit(next && next[0] && next[1] ? [next[0].format(DATE_FORMAT), next[1].format(DATE_FORMAT)] : [])}
+      onChange={(next) =>
+        onCommit(next && next[0] && next[1] ? [next[0].format(DATE_FORMAT), next[1].format(DATE_FORMAT)] : [])
+      }
     />
   );
 });

@@ -16,10 +16,32 @@ import { ReadonlyValue } from './ReadonlyValue.tsx';
 
 type Row = Values;
 
+/** Cell widths by widget, so wide tables scroll instead of squeezing every editor. */
+const CELL_WIDTHS: Partial<Record<string, number>> = {
+  area: 220,
+  picker: 160,
+  treePicker: 160,
+  select: 120,
+  radio: 130,
+  switch: 80,
+  money: 120,
+  number: 110,
+  date: 140,
+  datetime: 190,
+  textarea: 200,
+};
+
 const asRows = (value: unknown): Row[] => (Array.isArray(value) ? (value as Row[]) : []);
 
 /** Every problem of the lines: cells, the unique column (手机号码与第N条重复) and the minimum count. */
-export function checkLines(name: string, rows: Row[], def: LinesDef, specs: FieldSpec[], item: ResourceFile | undefined, t: ReturnType<typeof useFT>): Record<string, string> {
+export function checkLines(
+  name: string,
+  rows: Row[],
+  def: LinesDef,
+  specs: FieldSpec[],
+  item: ResourceFile | undefined,
+  t: ReturnType<typeof useFT>,
+): Record<string, string> {
   const errors: Record<string, string> = {};
   if (item) {
     rows.forEach((row, index) => {
@@ -34,7 +56,8 @@ export function checkLines(name: string, rows: Row[], def: LinesDef, specs: Fiel
   if (unique) {
     duplicateRows(rows.map((row) => row[unique])).forEach((other, index) => {
       const path = `${name}.${index}.${unique}`;
-      if (other !== undefined && !errors[path]) errors[path] = duplicateMessage(def.uniqueBy?.message ?? '与第N条重复', other);
+      if (other !== undefined && !errors[path])
+        errors[path] = duplicateMessage(def.uniqueBy?.message ?? '与第N条重复', other);
     });
   }
   if (def.min !== undefined && rows.length < def.min) errors[name] = t('lines.min', { min: def.min });
@@ -57,7 +80,10 @@ const Cell = memo(function Cell({ store, path, spec, row, index, disabled, onCel
   const rowRef = useRef(row);
   rowRef.current = row;
   const Editor = editorFor(spec.widget);
-  const onCommit = useCallback((value: unknown) => onCell(index, { [spec.name]: value }, spec.name), [onCell, index, spec.name]);
+  const onCommit = useCallback(
+    (value: unknown) => onCell(index, { [spec.name]: value }, spec.name),
+    [onCell, index, spec.name],
+  );
   const onPatch = useCallback((patch: Values) => onCell(index, patch, spec.name), [onCell, index, spec.name]);
   const getRecord = useCallback(() => rowRef.current, []);
   if (spec.readonly || disabled) return <ReadonlyValue spec={spec} value={row[spec.name]} record={row} />;
@@ -93,7 +119,10 @@ export const LinesEditor = memo(function LinesEditor(props: EditorProps) {
   const itemName = def.itemSchema ?? (spec.prop['x-lines'] as string | undefined);
   const { resource: item } = useResource(itemName);
   const mode = store?.mode ?? 'edit';
-  const specs = useMemo(() => (item ? buildFieldSpecs(item, def.fields, mode === 'view' ? 'view' : mode) : []), [item, def.fields, mode]);
+  const specs = useMemo(
+    () => (item ? buildFieldSpecs(item, def.fields, mode === 'view' ? 'view' : mode) : []),
+    [item, def.fields, mode],
+  );
   const rows = asRows(props.value);
   const rowsRef = useRef(rows);
   rowsRef.current = rows;
@@ -119,7 +148,14 @@ export const LinesEditor = memo(function LinesEditor(props: EditorProps) {
         const unique = def.uniqueBy?.field;
         if (unique === field) {
           // A change in the unique column can clash with, or release, any other row.
-          const all = checkLines(name, next, def, specs.filter((s) => s.name === unique), item, t);
+          const all = checkLines(
+            name,
+            next,
+            def,
+            specs.filter((s) => s.name === unique),
+            item,
+            t,
+          );
           next.forEach((_, i) => store.setError(`${name}.${i}.${unique}`, all[`${name}.${i}.${unique}`]));
         }
       }
@@ -155,9 +191,17 @@ export const LinesEditor = memo(function LinesEditor(props: EditorProps) {
           {cell.title}
         </span>
       ),
-      width: cell.widget === 'area' ? 220 : undefined,
+      width: CELL_WIDTHS[cell.widget] ?? 140,
       render: (_: unknown, row: Row, index: number) => (
-        <Cell store={store} path={`${name}.${index}.${cell.name}`} spec={cell} row={row} index={index} disabled={disabled} onCell={onCell} />
+        <Cell
+          store={store}
+          path={`${name}.${index}.${cell.name}`}
+          spec={cell}
+          row={row}
+          index={index}
+          disabled={disabled}
+          onCell={onCell}
+        />
       ),
     })),
   ];
@@ -168,7 +212,14 @@ export const LinesEditor = memo(function LinesEditor(props: EditorProps) {
       width: 72,
       align: 'center',
       render: (_, __, index) => (
-        <Button type="link" danger size="small" icon={<DeleteOutlined />} onClick={() => removeRow(index)} aria-label={t('lines.remove')} />
+        <Button
+          type="link"
+          danger
+          size="small"
+          icon={<DeleteOutlined />}
+          onClick={() => removeRow(index)}
+          aria-label={t('lines.remove')}
+        />
       ),
     });
   }

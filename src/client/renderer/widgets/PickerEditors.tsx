@@ -33,7 +33,8 @@ export const PickerEditor = memo(function PickerEditor(props: EditorProps) {
   const text = spec.lookup ? (getRecord?.()[spec.lookup.field] as string | undefined) : undefined;
   const onChange = useCallback(
     (value: string | undefined, rows: Row[]) => {
-      const fill = fillFromRows(spec, rows);
+      // Free text typed into a lookup (no row picked) leaves the filled fields as they are.
+      const fill = rows.length || !value ? fillFromRows(spec, rows) : {};
       if (onPatch) onPatch({ [spec.name]: value ?? '', ...fill });
       else onCommit(value ?? '');
     },
@@ -43,7 +44,7 @@ export const PickerEditor = memo(function PickerEditor(props: EditorProps) {
   return (
     <Input
       id={id}
-      resource={String(spec.prop['x-ref'] ?? '')}
+      resource={spec.ref ?? ''}
       picker={spec.def.picker}
       value={props.value === null || props.value === undefined || props.value === '' ? undefined : String(props.value)}
       multiple={Boolean(spec.prop['x-multi'])}
@@ -61,7 +62,8 @@ export const PickerEditor = memo(function PickerEditor(props: EditorProps) {
 /** Region cascader: the last code of the path, and the names joined into the area-name field. */
 export const AreaEditor = memo(function AreaEditor(props: EditorProps) {
   const { id, spec, disabled, invalid, placeholder, onCommit, onPatch, compact } = props;
-  const nameField = spec.def.area?.nameField ?? (spec.name.endsWith('Code') ? spec.name.replace(/Code$/, 'Name') : undefined);
+  const nameField =
+    spec.def.area?.nameField ?? (spec.name.endsWith('Code') ? spec.name.replace(/Code$/, 'Name') : undefined);
   return (
     <AreaCascader
       id={id}

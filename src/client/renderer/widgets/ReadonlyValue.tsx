@@ -20,11 +20,16 @@ function ChoiceText({ spec, value }: Omit<Props, 'record'>) {
   const t = useFT();
   const options = useChoiceOptions(spec.prop);
   if (spec.widget === 'switch') {
-    const { on } = switchValues(spec.prop.type, options.map((option) => String(option.value)));
+    const { on } = switchValues(
+      spec.prop.type,
+      options.map((option) => String(option.value)),
+    );
     const match = options.find((option) => String(option.value) === String(value));
     return <>{match?.label ?? (String(value) === String(on) ? t('form.yes') : t('form.no'))}</>;
   }
-  const labels = splitMulti(spec.prop, value).map((key) => options.find((option) => String(option.value) === String(key))?.label ?? String(key));
+  const labels = splitMulti(spec.prop, value).map(
+    (key) => options.find((option) => String(option.value) === String(key))?.label ?? String(key),
+  );
   return <>{labels.join(', ')}</>;
 }
 
@@ -51,7 +56,11 @@ export const ReadonlyValue = memo(function ReadonlyValue({ spec, value, record }
     );
   }
   if (spec.widget === 'image') {
-    return <div className="erp-readonly">{typeof value === 'string' && value ? <Image src={value} width={58} height={58} /> : null}</div>;
+    return (
+      <div className="erp-readonly">
+        {typeof value === 'string' && value ? <Image src={value} width={58} height={58} /> : null}
+      </div>
+    );
   }
   if (blank(value) && !(spec.lookup && record[spec.lookup.field])) return <div className="erp-readonly" />;
   let content: React.ReactNode;
@@ -83,5 +92,13 @@ export const ReadonlyValue = memo(function ReadonlyValue({ spec, value, record }
     default:
       content = typeof value === 'object' ? JSON.stringify(value) : String(value);
   }
-  return <div className={spec.widget === 'textarea' || spec.widget === 'json' ? 'erp-readonly erp-readonly-multiline' : 'erp-readonly'}>{content}</div>;
+  return (
+    <div
+      className={
+        spec.widget === 'textarea' || spec.widget === 'json' ? 'erp-readonly erp-readonly-multiline' : 'erp-readonly'
+      }
+    >
+      {content}
+    </div>
+  );
 });

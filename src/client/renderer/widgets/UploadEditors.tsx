@@ -24,7 +24,13 @@ const UPLOAD_ENDPOINT = '/api/blade-resource/oss/endpoint/put-file';
 /** Sends one file through the shell's client; the caller shows 文件上传成功 / 文件上传失败!. */
 async function send(file: File): Promise<UploadedFile> {
   const saved = await uploadFile(file, undefined, true);
-  return { link: saved.link, domain: saved.domain, name: saved.name, originalName: saved.originalName ?? file.name, attachId: saved.attachId };
+  return {
+    link: saved.link,
+    domain: saved.domain,
+    name: saved.name,
+    originalName: saved.originalName ?? file.name,
+    attachId: saved.attachId,
+  };
 }
 
 /**
@@ -95,13 +101,15 @@ export const UploadEditor = memo(function UploadEditor(props: EditorProps) {
           return true;
         }}
       >
-        {!disabled && (
-          <Button icon={<UploadOutlined />}>{t('upload.button')}</Button>
-        )}
+        {!disabled && <Button icon={<UploadOutlined />}>{t('upload.button')}</Button>}
       </Upload>
       {!disabled && (
         <div style={{ fontSize: 12, opacity: 0.65, marginTop: 4 }}>
-          {t('upload.hint', { types: accept.join('/'), size: sizeText(def?.maxSizeKb ?? MAX_SIZE_KB) })}
+          {t(def?.maxCount ? 'upload.hintCount' : 'upload.hint', {
+            types: accept.join('/'),
+            size: sizeText(def?.maxSizeKb ?? MAX_SIZE_KB),
+            count: def?.maxCount ?? 0,
+          })}
         </div>
       )}
     </div>
@@ -118,7 +126,9 @@ export const ImageEditor = memo(function ImageEditor(props: EditorProps) {
   const link = typeof props.value === 'string' ? props.value : '';
   const size = imageSize(def);
   const accept = def?.accept?.length ? def.accept : IMAGE_TYPES;
-  const box = size ? { width: Math.min(size.width, 116), height: Math.min(size.height, 116) } : { width: 116, height: 116 };
+  const box = size
+    ? { width: Math.min(size.width, 116), height: Math.min(size.height, 116) }
+    : { width: 116, height: 116 };
 
   const beforeUpload: UploadProps['beforeUpload'] = async (file) => {
     const problem = checkFile(file, def, true);
@@ -154,7 +164,13 @@ export const ImageEditor = memo(function ImageEditor(props: EditorProps) {
         maxCount={1}
         accept={accept.map((type) => `.${type.replace(/^\./, '')}`).join(',')}
         disabled={disabled}
-        fileList={link ? [{ uid: link, name: link, url: link, thumbUrl: link, status: 'done' }] : busy ? [{ uid: 'busy', name: '', status: 'uploading' }] : []}
+        fileList={
+          link
+            ? [{ uid: link, name: link, url: link, thumbUrl: link, status: 'done' }]
+            : busy
+              ? [{ uid: 'busy', name: '', status: 'uploading' }]
+              : []
+        }
         beforeUpload={beforeUpload}
         customRequest={customRequest}
         showUploadList={{ showRemoveIcon: !disabled, showPreviewIcon: false }}

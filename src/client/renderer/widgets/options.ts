@@ -25,7 +25,8 @@ export function useChoiceOptions(prop: FieldSchema): ChoiceOption[] {
         value: typedKey(prop, item.dictKey),
       }));
     }
-    if (Array.isArray(prop.enum)) return prop.enum.map((value) => ({ label: String(value), value: value as string | number }));
+    if (Array.isArray(prop.enum))
+      return prop.enum.map((value) => ({ label: String(value), value: value as string | number }));
     return [];
   }, [items, language, prop]);
 }

@@ -28,8 +28,14 @@ export function sizeText(kb: number): string {
 }
 
 /** The message refusing a file by type or size, or undefined when it may be sent. */
-export function checkFile(file: { name: string; size: number }, def: UploadDef | undefined, image: boolean): string | undefined {
-  const accept = (def?.accept?.length ? def.accept : image ? IMAGE_TYPES : ATTACHMENT_TYPES).map((type) => type.toLowerCase().replace(/^\./, ''));
+export function checkFile(
+  file: { name: string; size: number },
+  def: UploadDef | undefined,
+  image: boolean,
+): string | undefined {
+  const accept = (def?.accept?.length ? def.accept : image ? IMAGE_TYPES : ATTACHMENT_TYPES).map((type) =>
+    type.toLowerCase().replace(/^\./, ''),
+  );
   if (!accept.includes(extensionOf(file.name))) {
     return def?.typeMessage ?? ft(image ? 'upload.imageType' : 'upload.type', { types: accept.join('/') });
   }
@@ -46,7 +52,8 @@ export function checkFile(file: { name: string; size: number }, def: UploadDef |
  * at `maxCount` the generic one.
  */
 export function checkCount(count: number, def: UploadDef | undefined): string | undefined {
-  if (def?.warnAt !== undefined && count >= def.warnAt) return def.warnMessage ?? ft('upload.count', { count: def.warnAt });
+  if (def?.warnAt !== undefined && count >= def.warnAt)
+    return def.warnMessage ?? ft('upload.count', { count: def.warnAt });
   if (def?.maxCount !== undefined && count >= def.maxCount) return ft('upload.count', { count: def.maxCount });
   return undefined;
 }
@@ -79,7 +86,8 @@ export function dimensionMessage(def: UploadDef | undefined, size: { width: numb
 }
 
 export function asFiles(value: unknown): UploadedFile[] {
-  if (Array.isArray(value)) return value.filter((item): item is UploadedFile => Boolean(item && typeof item === 'object' && 'link' in item));
+  if (Array.isArray(value))
+    return value.filter((item): item is UploadedFile => Boolean(item && typeof item === 'object' && 'link' in item));
   if (typeof value === 'string' && value.startsWith('[')) {
     try {
       return asFiles(JSON.parse(value));

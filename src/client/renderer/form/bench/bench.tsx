@@ -16,6 +16,8 @@ import { BENCH_FIELD_COUNT, benchResource, warmUpResource } from './benchResourc
 interface BenchState {
   variant: string;
   warm: boolean;
+  /** Keys count only while the driver types into one field (not the clicks between fields). */
+  recording: boolean;
   start?: number;
   firstRender?: number;
   /** Key event → next animation frame (the frame that shows it). */
@@ -34,7 +36,7 @@ declare global {
 }
 
 const variant = new URLSearchParams(location.search).get('variant') ?? 'ours';
-const state: BenchState = { variant, warm: false, latencies: [], paintLatencies: [], commitLatencies: [] };
+const state: BenchState = { variant, warm: false, recording: false, latencies: [], paintLatencies: [], commitLatencies: [] };
 window.__bench = state;
 
 function afterPaint(callback: () => void): void {
@@ -60,6 +62,7 @@ document.addEventListener(
     if (state.start === undefined) return;
     const began = event.timeStamp;
     const commit = event.key === 'Tab';
+    if (!commit && !state.recording) return;
     requestAnimationFrame(() => {
       (commit ? state.commitLatencies : state.latencies).push(performance.now() - began);
       if (!commit) afterPaint(() => state.paintLatencies.push(performance.now() - began));
@@ -91,7 +94,8 @@ function Bench() {
       setPhase('open');
     };
   }, []);
-  if (phase === 'warm') return <FormDialog resource={small} mode="add" open onClose={() => undefined} onSaved={() => undefined} />;
+  if (phase === 'warm')
+    return <FormDialog resource={small} mode="add" open onClose={() => undefined} onSaved={() => undefined} />;
   if (phase === 'idle') return null;
   if (variant === 'stock') {
     return (
