@@ -24,6 +24,8 @@ export interface CallOptions {
   /** Path prefix: '/api' (Saber's proxy prefix, the default) or '' (gateway paths). */
   prefix?: string;
   redirect?: RequestRedirect;
+  /** Answer body as bytes (file downloads), not parsed. */
+  raw?: boolean;
 }
 
 /** A tiny contract client for API tests: Basic header always, token when given. */
@@ -51,6 +53,7 @@ export class Api {
     } else if (opts.form) body = opts.form;
     else if (opts.body !== undefined) body = opts.body;
     const res = await fetch(url, { method, headers, body, redirect: opts.redirect });
+    if (opts.raw) return { status: res.status, body: Buffer.from(await res.arrayBuffer()) as T, headers: res.headers };
     const text = await res.text();
     let parsed: unknown = text;
     try {

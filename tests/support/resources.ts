@@ -31,6 +31,7 @@ export interface Field {
   'x-dict'?: string;
   'x-dictBiz'?: string;
   'x-ref'?: string;
+  'x-decimal'?: number | string;
   'x-virtual'?: boolean;
   'x-readonly'?: boolean;
   'x-secret'?: boolean;
@@ -44,6 +45,8 @@ export interface Endpoint {
   op: string;
   handler?: string;
   public?: boolean;
+  /** Fixed filters of reads; options of code, setFields, tag, import and export calls. */
+  params?: Record<string, unknown>;
 }
 
 export interface Resource {
@@ -54,6 +57,8 @@ export interface Resource {
   entity: { properties: Record<string, Field>; required?: string[]; errorMessage?: { required?: Record<string, string> } };
   permission?: string;
   api: { base: string; endpoints: Endpoint[] };
+  /** Display fields filled from another resource (natureName from natureId …). */
+  lookups?: { field: string; from: string; resource: string; take: string; match?: string; multi?: boolean }[];
 }
 
 /** Every resource file: schemas/<module>/<name>.json (meta/ and dicts/ hold other things). */
@@ -187,6 +192,15 @@ export class BodyFactory {
     return id;
   }
 
+  /** The id of a new row of a referenced resource, made through its own submit. */
+  async newRefId(resource: string, seen: string[] = []): Promise<string> {
+    const target = this.all.find((r) => r.resource === resource);
+    if (!target) throw new Error(`x-ref names unknown resource ${resource}`);
+    if (!endpoint(target, 'submit') || seen.includes(resource)) throw new Error(`no new ${resource} row to reference`);
+    const created = expectOk<{ id: string }>(await this.api.post(pathOf(target, 'submit'), await this.validBody(target, [...seen, resource])), `${resource} submit`);
+    return String(created.id);
+  }
+
   /** A plausible value for one field, honouring type, pattern, format, maxLength, enum/oneOf, x-dict and x-ref. */
   async value(r: Resource, name: string, f: Field, token: string, seen: string[] = []): Promise<unknown> {
     const type = typeOf(f);
@@ -195,6 +209,8 @@ export class BodyFactory {
     if (f.enum?.length) return f.enum[0];
     // A reference to the resource itself is a tree parent: the root.
     if (f['x-ref'] === r.resource) return r.table.tree?.rootValue ?? '0';
+    // A unique link (one user per staff member) needs a row of its own each time.
+    if (f['x-ref'] && unique) return this.newRefId(f['x-ref'], seen);
     if (f['x-ref']) return this.refId(f['x-ref'], seen);
     if (type === 'array') {
       const items = (f.items ?? { type: 'string', title: name }) as Field;
@@ -289,4 +305,34 @@ export function rowsOf(data: unknown): Record<string, unknown>[] {
   };
   walk(list);
   return out;
+}
+
+/**
+ * The same row with one visible change (the first plain text field, else the first plain integer),
+ * so an update shows — or one that should have been refused and slipped through would show.
+ */
+export function changed(r: Resource, row: Record<string, unknown>): Record<string, unknown> {
+  const plain = writableFields(r).find(
+    ([name, f]) => typeOf(f) === 'string' && !f.pattern && !f.format && !f.oneOf && !f.enum && !f['x-ref'] && !f['x-dict'] && !f['x-secret'] && name in row,
+  );
+  if (plain) return { ...row, [plain[0]]: `B改${String(row[plain[0]] ?? '')}`.slice(0, plain[1].maxLength ?? 255) };
+  const int = writableFields(r).find(([name, f]) => typeOf(f) === 'integer' && !f.enum && !f['x-dict'] && name in row);
+  if (int) return { ...row, [int[0]]: Number(row[int[0]] ?? 0) + 7 };
+  return { ...row };
+}
+
+const blank = (v: unknown) => v === undefined || v === null || v === '';
+
+/** A sent value and the stored one agree (decimals by number, arrays also comma-joined, blank = null). */
+export function same(f: Field | undefined, sent: unknown, got: unknown): boolean {
+  if (blank(sent) || blank(got)) return blank(sent) && blank(got);
+  if (Array.isArray(sent)) {
+    if (!Array.isArray(got)) return sent.map(String).join(',') === String(got);
+    return sent.length === got.length && sent.every((s, i) => same(undefined, s, got[i]));
+  }
+  if (typeof sent === 'object') {
+    return typeof got === 'object' && Object.entries(sent as Record<string, unknown>).every(([k, v]) => same(undefined, v, (got as Record<string, unknown>)[k]));
+  }
+  if (typeof sent === 'number' || typeof got === 'number' || f?.['x-decimal'] !== undefined) return Number(sent) === Number(got);
+  return String(sent) === String(got);
 }
