@@ -11,9 +11,10 @@ import { registerOAuthRoutes } from '../auth/oauth.ts';
 import { registerResourceRoutes } from '../engine/routes.ts';
 import { registerFileRoutes } from '../files/routes.ts';
 import { registerDocs } from './docs.ts';
+import { registerMetaRoutes } from './meta.ts';
 import { recordApiCall, recordServerError } from '../system/logs.ts';
 
-const SERVICE_PREFIX = /^\/(api\/)?blade-[a-z-]+\//;
+const SERVICE_PREFIX = /^\/(api\/)?(blade|erp)-[a-z-]+\//;
 
 /** The fastify app: contract envelope, Basic client check, tokens, resources, files, the built client. */
 export async function createHttpApp(services: Services, opts: { logger?: boolean } = {}): Promise<FastifyInstance> {
@@ -82,6 +83,7 @@ export async function createHttpApp(services: Services, opts: { logger?: boolean
   registerOAuthRoutes(app, services);
   registerResourceRoutes(app, services);
   registerFileRoutes(app, services);
+  registerMetaRoutes(app, services);
 
   const clientDir = services.config.clientDir;
   const hasClient = fs.existsSync(path.join(clientDir, 'index.html'));

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { resourceLoaders } from '../../../generated/pages.ts';
+import { requestData } from '../../api/http.ts';
 import type { ResourceFile } from '../../../shared/resource.ts';
 
 /** Schema files are immutable at run time: each is imported once and shared. */
@@ -12,11 +13,17 @@ export function loadResource(name: string): Promise<ResourceFile> {
   let promise = pending.get(name);
   if (!promise) {
     const loader = resourceLoaders[name];
-    if (!loader) return Promise.reject(new Error(`unknown resource ${name}`));
-    promise = loader().then((resource) => {
-      loaded.set(name, resource);
-      return resource;
-    });
+    // The server's copy first (it reflects schema edits without a client rebuild); the bundled
+    // copy when the server has no such call (a real BladeX backend) or does not know the name.
+    promise = requestData<ResourceFile>('/api/erp-meta/resource', { params: { name }, silent: true })
+      .catch(() => {
+        if (!loader) throw new Error(`unknown resource ${name}`);
+        return loader();
+      })
+      .then((resource) => {
+        loaded.set(name, resource);
+        return resource;
+      });
     // A failed chunk load is retried by the next caller.
     promise.catch(() => pending.delete(name));
     pending.set(name, promise);
