@@ -46,6 +46,21 @@ describe('personal information', () => {
     await screenshot(page, 'personal-info');
   });
 
+  test('switching tabs keeps what was typed (open tabs stay alive)', async () => {
+    const { page } = browser;
+    await page.getByLabel('姓名').fill('尚未保存的输入');
+    const tab = (label: string) =>
+      page
+        .getByTestId('tab-bar')
+        .getByTestId('tab')
+        .filter({ hasText: new RegExp(`^${label}$`) });
+    await tab('首页').click();
+    await page.waitForURL(/\/wel\/home\/index$/);
+    await tab('个人信息').click();
+    await page.waitForURL(/\/info\/index$/);
+    await expect(page.getByLabel('姓名').inputValue()).resolves.toBe('尚未保存的输入');
+  });
+
   test('an avatar that is not png/jpg or exceeds 500 kb is refused with the rule message', async () => {
     const { page } = browser;
     const input = page.locator('[data-testid=info-page] input[type=file]');

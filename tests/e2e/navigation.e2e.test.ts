@@ -114,6 +114,23 @@ describe('menus, search and routes', () => {
     expect(await tabLabels(page)).not.toContain('开发文档');
   });
 
+  test('the screen-size class follows the width (debounced) and narrow screens collapse the sidebar', async () => {
+    const { page } = browser;
+    const layout = page.locator('[data-screen]').first();
+    const sider = page.locator('.ant-layout-sider');
+    expect(await layout.getAttribute('data-screen')).toBe('3');
+    await page.setViewportSize({ width: 900, height: 800 });
+    await expect.poll(() => layout.getAttribute('data-screen')).toBe('1');
+    await expect.poll(() => sider.evaluate((el) => el.classList.contains('ant-layout-sider-collapsed'))).toBe(true);
+    await page.setViewportSize({ width: 1000, height: 800 });
+    await expect.poll(() => layout.getAttribute('data-screen')).toBe('2');
+    await page.setViewportSize({ width: 700, height: 800 });
+    await expect.poll(() => layout.getAttribute('data-screen')).toBe('0');
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await expect.poll(() => layout.getAttribute('data-screen')).toBe('3');
+    await expect.poll(() => sider.evaluate((el) => el.classList.contains('ant-layout-sider-collapsed'))).toBe(false);
+  });
+
   test('English switches every shell string and menu name', async () => {
     const { page } = browser;
     await page.getByTestId('language-switch').click();

@@ -44,6 +44,10 @@ describe('token refresh and lost sessions', () => {
     });
     await signIn(browser.page, server.url);
     await browser.page.goto(`${server.url}/info/index`);
+    // The stored profile has arrived (the form is filled) before the user types.
+    await browser.page.waitForFunction(
+      () => (document.getElementById('profile_realName') as HTMLInputElement | null)?.value === '管理员',
+    );
     await browser.page.getByLabel('姓名').fill('草稿中的名字');
   });
 

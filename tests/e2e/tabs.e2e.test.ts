@@ -25,9 +25,19 @@ function tabNamed(page: Page, label: string) {
     .filter({ hasText: new RegExp(`^${label}$`) });
 }
 
+/** Opens a tab's context menu and picks an item (again if the bar was still sliding tabs). */
 async function rightClickTab(page: Page, label: string, item: string) {
-  await tabNamed(page, label).click({ button: 'right' });
-  await page.getByRole('menuitem', { name: item }).click();
+  const menuItem = page.locator('.ant-dropdown:visible').getByRole('menuitem', { name: item });
+  await expect
+    .poll(
+      async () => {
+        await tabNamed(page, label).click({ button: 'right' });
+        return menuItem.isVisible();
+      },
+      { timeout: 15_000 },
+    )
+    .toBe(true);
+  await menuItem.click();
 }
 
 // Acceptance 3: 15 tabs, the 16th refused, closing rules, context menu, survival across reload.

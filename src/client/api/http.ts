@@ -151,7 +151,12 @@ async function send<T>(url: string, options: RequestOptions, isRetry: boolean): 
     return fail(0, message, undefined, options.silent);
   }
   if (response.status < 200 || response.status > 500) {
-    return fail(response.status, translate('http.serverUnavailable', { status: response.status }), undefined, options.silent);
+    return fail(
+      response.status,
+      translate('http.serverUnavailable', { status: response.status }),
+      undefined,
+      options.silent,
+    );
   }
 
   const body = await readBody(response, options.responseType);

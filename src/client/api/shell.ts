@@ -23,10 +23,9 @@ export const saveFastMenus = (menuIds: string[]) =>
   http.postParams<unknown>('/api/blade-system/fastmenu/fastmenuAdd', { menuIds: menuIds.join(',') });
 
 export const fetchDictionary = (code: string, business: boolean) =>
-  http.get<DictItem[]>(
-    business ? '/api/blade-system/dict-biz/dictionary' : '/api/blade-system/dict/dictionary',
-    { code },
-  );
+  http.get<DictItem[]>(business ? '/api/blade-system/dict-biz/dictionary' : '/api/blade-system/dict/dictionary', {
+    code,
+  });
 
 export const updateUserInfo = (info: { avatar?: string; realName?: string; phone?: string; email?: string }) =>
   http.post<unknown>('/api/blade-user/update-info', info);

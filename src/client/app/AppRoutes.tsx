@@ -6,6 +6,8 @@ import { MenuPage } from './pages/MenuPage.tsx';
 import { UnknownRoute } from './pages/UnknownRoute.tsx';
 import { useRouteIndex } from './menu/useMenus.ts';
 import { infoRoute, leaveRoutes } from './menu/routeIndex.ts';
+import { en } from './i18n/en.ts';
+import { zh } from './i18n/zh.ts';
 import { website } from './website.ts';
 
 const LoginPage = lazy(() => import('./pages/login/LoginPage.tsx'));
@@ -27,19 +29,57 @@ export function AppRoutes() {
   return (
     <Lazy>
       <Routes>
-        <Route path={website.loginPath} element={<RequireSignedOut><LoginPage /></RequireSignedOut>} />
+        <Route
+          path={website.loginPath}
+          element={
+            <RequireSignedOut>
+              <LoginPage />
+            </RequireSignedOut>
+          }
+        />
         <Route path={website.lockPath} element={<LockPage />} />
         <Route path="/404" element={<ErrorPage status={404} />} />
         <Route path="/403" element={<ErrorPage status={403} />} />
         <Route path="/500" element={<ErrorPage status={500} />} />
-        <Route element={<RequireAuth><MainLayout /></RequireAuth>}>
+        <Route
+          element={
+            <RequireAuth>
+              <MainLayout />
+            </RequireAuth>
+          }
+        >
           <Route index element={<Navigate to="/wel" replace />} />
           <Route path="/wel" element={<Navigate to={website.homePath} replace />} />
-          <Route path={website.homePath} element={<Lazy><HomePage /></Lazy>} />
-          <Route path={infoRoute.path} element={<Lazy><InfoPage /></Lazy>} />
-          <Route path="/myiframe/:routerPath" element={<Lazy><IframePage /></Lazy>} />
-          {leaveRoutes.map(({ path, code, title, titleEn }) => (
-            <Route key={path} path={path} element={<MenuPage menu={{ id: code, code, path, name: title, nameEn: titleEn }} />} />
+          <Route
+            path={website.homePath}
+            element={
+              <Lazy>
+                <HomePage />
+              </Lazy>
+            }
+          />
+          <Route
+            path={infoRoute.path}
+            element={
+              <Lazy>
+                <InfoPage />
+              </Lazy>
+            }
+          />
+          <Route
+            path="/myiframe/:routerPath"
+            element={
+              <Lazy>
+                <IframePage />
+              </Lazy>
+            }
+          />
+          {leaveRoutes.map(({ path, code, i18nKey }) => (
+            <Route
+              key={path}
+              path={path}
+              element={<MenuPage menu={{ id: code, code, path, name: zh[i18nKey], nameEn: en[i18nKey] }} />}
+            />
           ))}
           {menuRoutes.map(([path, menu]) => (
             <Route key={path} path={path} element={<MenuPage menu={menu} />} />

@@ -12,7 +12,16 @@ import { website } from './website.ts';
 
 /** A same-origin in-app path to return to after signing in; anything else goes home. */
 export function safeRedirect(value: string | null): string {
-  if (!value || !value.startsWith('/') || value.startsWith('//') || value.startsWith(website.loginPath)) return '/';
+  // Home directly, rather than through the / → /wel → home redirects.
+  if (
+    !value ||
+    value === '/' ||
+    !value.startsWith('/') ||
+    value.startsWith('//') ||
+    value.startsWith(website.loginPath)
+  ) {
+    return website.homePath;
+  }
   return value;
 }
 
@@ -63,7 +72,8 @@ export function RequireAuth({ children }: { children: ReactNode }) {
 
   if (!hasToken) {
     const back = `${location.pathname}${location.search}`;
-    const to = back === '/' || isSigningOut() ? website.loginPath : `${website.loginPath}?redirect=${encodeURIComponent(back)}`;
+    const to =
+      back === '/' || isSigningOut() ? website.loginPath : `${website.loginPath}?redirect=${encodeURIComponent(back)}`;
     return <Navigate to={to} replace />;
   }
   if (locked) return <Navigate to={website.lockPath} replace />;

@@ -43,10 +43,19 @@ export function takeDraft<T>(key: string): T | undefined {
   const value = getStore<T>(draftName(key));
   if (value === undefined) return undefined;
   removeStore(draftName(key));
-  setStore(INDEX, (getStore<string[]>(INDEX) ?? []).filter((k) => k !== key));
+  setStore(
+    INDEX,
+    (getStore<string[]>(INDEX) ?? []).filter((k) => k !== key),
+  );
   return value;
 }
 
 export function hasDraft(key: string): boolean {
   return getStore<unknown>(draftName(key)) !== undefined;
+}
+
+/** Forgets every saved draft (another user signed in). */
+export function clearDrafts(): void {
+  for (const key of getStore<string[]>(INDEX) ?? []) removeStore(draftName(key));
+  removeStore(INDEX);
 }

@@ -52,7 +52,10 @@ export async function uploadErrors(): Promise<void> {
       } catch {
         return;
       }
-      setStore(STORE_NAME, readErrorLog().filter((e) => !(e.time === entry.time && e.message === entry.message)));
+      setStore(
+        STORE_NAME,
+        readErrorLog().filter((e) => !(e.time === entry.time && e.message === entry.message)),
+      );
     }
   } finally {
     uploading = false;

@@ -1,12 +1,6 @@
 import { create } from 'zustand';
 import type { FrontConfig, MenuNode, TokenResponse, UserInfo } from '../api/types.ts';
-import {
-  ACCESS_TOKEN_COOKIE,
-  REFRESH_TOKEN_COOKIE,
-  getAccessToken,
-  removeCookie,
-  setCookie,
-} from './cookies.ts';
+import { ACCESS_TOKEN_COOKIE, REFRESH_TOKEN_COOKIE, getAccessToken, removeCookie, setCookie } from './cookies.ts';
 import { getStore, getStoreEntry, removeStore, setStore } from './storage.ts';
 import { website } from '../app/website.ts';
 
@@ -91,7 +85,17 @@ export function tokenStoredAt(): { token: string | undefined; datetime: number }
   return { token: entry?.content, datetime: entry?.datetime ?? 0 };
 }
 
-const SESSION_KEYS = ['token', 'refreshToken', 'userInfo', 'permission', 'menu', 'menuAll', 'topMenuId', 'isLock', 'lockPasswd'];
+const SESSION_KEYS = [
+  'token',
+  'refreshToken',
+  'userInfo',
+  'permission',
+  'menu',
+  'menuAll',
+  'topMenuId',
+  'isLock',
+  'lockPasswd',
+];
 
 /** Forgets the session (cookies and storage); tabs and drafts are handled by the caller. */
 export function clearSession(): void {

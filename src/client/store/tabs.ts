@@ -1,5 +1,6 @@
 import { create } from 'zustand';
-import type { MessageKey } from '../app/i18n/zh.ts';
+import { en } from '../app/i18n/en.ts';
+import { zh, type MessageKey } from '../app/i18n/zh.ts';
 import { website } from '../app/website.ts';
 import { getStore, removeStore, setStore } from './storage.ts';
 
@@ -33,8 +34,8 @@ interface TabsState {
 export const homeTab: Tab = {
   key: website.homePath,
   path: website.homePath,
-  title: '首页',
-  titleEn: 'Home',
+  title: zh['tabs.home'],
+  titleEn: en['tabs.home'],
   i18nKey: 'tabs.home',
 };
 

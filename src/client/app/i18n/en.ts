@@ -3,7 +3,6 @@ import type { MessageKey } from './zh.ts';
 /** English shell strings; the type forces a translation for every Chinese key. */
 export const en: Record<MessageKey, string> = {
   'app.name': 'Trading ERP Console',
-  'app.shortName': 'ERP',
 
   'http.unknownError': 'Unknown error',
   'http.timeout': 'The request timed out, please try again later',
@@ -37,7 +36,6 @@ export const en: Record<MessageKey, string> = {
   'login.submit': 'Sign in',
   'login.signingIn': 'Signing in…',
   'login.socialTitle': 'Sign in with',
-  'login.socialFailed': 'Social sign-in failed',
   'login.loadingSession': 'Loading your profile…',
 
   'lock.title': 'Locked',
@@ -120,11 +118,8 @@ export const en: Record<MessageKey, string> = {
   'common.cancel': 'Cancel',
   'common.save': 'Save',
   'common.submit': 'Submit',
-  'common.reset': 'Reset',
   'common.tip': 'Notice',
-  'common.loading': 'Loading…',
   'common.saveSuccess': 'Saved!',
-  'common.operateSuccess': 'Done!',
 
   'home.welcome': 'Welcome back, {name}',
   'home.intro': 'Open a module from the side menu or from the favourites above.',

@@ -10,9 +10,7 @@ const dictionaries: Record<Language, Record<MessageKey, string>> = { zh, en };
 
 function format(template: string, params?: MessageParams): string {
   if (!params) return template;
-  return template.replace(/\{(\w+)\}/g, (whole, name: string) =>
-    name in params ? String(params[name]) : whole,
-  );
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
 }
 
 /** Translates outside React (HTTP client, stores) with the current language. */

@@ -1,7 +1,6 @@
 /** Chinese shell strings (the default language). Keys are shared with `en.ts`. */
 export const zh = {
   'app.name': '商贸ERP管理系统',
-  'app.shortName': 'ERP',
 
   'http.unknownError': '未知错误',
   'http.timeout': '请求超时，请稍后重试',
@@ -35,7 +34,6 @@ export const zh = {
   'login.submit': '登录',
   'login.signingIn': '登录中…',
   'login.socialTitle': '第三方账号登录',
-  'login.socialFailed': '第三方登录失败',
   'login.loadingSession': '正在加载用户信息…',
 
   'lock.title': '锁屏',
@@ -118,11 +116,8 @@ export const zh = {
   'common.cancel': '取消',
   'common.save': '保存',
   'common.submit': '提交',
-  'common.reset': '重置',
   'common.tip': '提示',
-  'common.loading': '加载中…',
   'common.saveSuccess': '保存成功！',
-  'common.operateSuccess': '操作成功!',
 
   'home.welcome': '欢迎回来，{name}',
   'home.intro': '从左侧菜单或上方常用菜单进入各业务模块。',

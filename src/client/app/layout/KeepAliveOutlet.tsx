@@ -1,4 +1,4 @@
-import { Activity, useRef, type ReactElement } from 'react';
+import { useRef, type ReactElement } from 'react';
 import { UNSAFE_LocationContext, useLocation, useNavigationType, useOutlet, type Location } from 'react-router';
 import { useTabs } from '../../store/tabs.ts';
 import { website } from '../website.ts';
@@ -9,8 +9,9 @@ interface CachedPage {
 }
 
 /**
- * Renders the page of every open tab and hides all but the active one (React <Activity>), so
- * switching tabs keeps what the user typed. Each page keeps seeing its own location.
+ * Renders the page of every open tab and hides all but the active one, so switching tabs keeps
+ * what the user typed (like Saber's keep-alive). Hidden pages stay mounted — their effects are
+ * not re-run when the tab is shown again — and each keeps seeing its own location.
  */
 export function KeepAliveOutlet() {
   const outlet = useOutlet();
@@ -29,10 +30,10 @@ export function KeepAliveOutlet() {
   }
 
   return [...cache.current.entries()].map(([key, page]) => (
-    <Activity key={key} mode={key === currentKey ? 'visible' : 'hidden'}>
+    <div key={key} data-page-key={key} style={key === currentKey ? undefined : { display: 'none' }}>
       <UNSAFE_LocationContext.Provider value={{ location: page.location, navigationType }}>
         {page.element}
       </UNSAFE_LocationContext.Provider>
-    </Activity>
+    </div>
   ));
 }

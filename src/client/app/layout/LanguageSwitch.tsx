@@ -24,7 +24,7 @@ export function LanguageSwitch({ light = false }: { light?: boolean }) {
       }}
     >
       <Button
-          type="text"
+        type="text"
         aria-label={t('top.language')}
         data-testid="language-switch"
         icon={<TranslationOutlined />}

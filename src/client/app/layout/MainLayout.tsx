@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { ConfigProvider, Layout } from 'antd';
 import { useSettings } from '../../store/settings.ts';
 import { ErrorBoundary } from '../ErrorBoundary.tsx';
@@ -11,7 +11,7 @@ import { TabBar } from './tabs/TabBar.tsx';
 import { useTabSync } from './tabs/useTabSync.ts';
 import { TopBar } from './topbar/TopBar.tsx';
 
-const SIDER_WIDTH = 220;
+const SIDER_WIDTH = 224;
 
 /** The signed-in frame: sidebar, top bar, tab bar and the kept-alive pages of the open tabs. */
 export default function MainLayout() {
@@ -22,9 +22,13 @@ export default function MainLayout() {
   const setCollapsed = useSettings((s) => s.setCollapsed);
   const activeKey = useTabSync();
 
-  // Narrow screens (below 992 px) start with the sidebar collapsed.
+  // Narrowing below 992 px collapses the sidebar; widening past it opens it again.
+  const previousScreen = useRef(screen);
   useEffect(() => {
+    const before = previousScreen.current;
+    previousScreen.current = screen;
     if (screen <= 1) setCollapsed(true);
+    else if (before <= 1) setCollapsed(false);
   }, [screen, setCollapsed]);
 
   return (

@@ -28,12 +28,15 @@ export function MenuIcon({ name, ...props }: { name?: string } & AntdIconProps) 
     }
     if (!/^[A-Z][A-Za-z]+(Outlined|Filled|TwoTone)$/.test(name)) return;
     let active = true;
-    loadFullSet().then((icons) => {
-      const found = icons[name];
-      if (!active || !found) return;
-      resolved.set(name, found as IconComponent);
-      setIcon(() => found as IconComponent);
-    }, () => undefined);
+    loadFullSet().then(
+      (icons) => {
+        const found = icons[name];
+        if (!active || !found) return;
+        resolved.set(name, found as IconComponent);
+        setIcon(() => found as IconComponent);
+      },
+      () => undefined,
+    );
     return () => {
       active = false;
     };

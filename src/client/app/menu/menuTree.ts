@@ -38,7 +38,10 @@ export function menuTarget(menu: MenuNode): MenuTarget {
 }
 
 function roleNames(roleName: string | undefined): string[] {
-  return (roleName ?? '').split(',').map((r) => r.trim()).filter(Boolean);
+  return (roleName ?? '')
+    .split(',')
+    .map((r) => r.trim())
+    .filter(Boolean);
 }
 
 /** An item is shown unless hidden, on the hide list, or limited to roles the user lacks. */

@@ -3,6 +3,7 @@
  * characters by pinyin, so the first-letter block of a character is found by comparing it
  * with the first character of each block. Good enough for menu search ("xs" → 销售…).
  */
+// prettier-ignore
 const BLOCK_STARTS = ['吖', '八', '嚓', '咑', '妸', '发', '旮', '铪', '丌', '咔', '垃', '呣', '拏', '噢', '妑', '七', '呥', '仨', '他', '屲', '夕', '丫', '帀'];
 const BLOCK_LETTERS = 'abcdefghjklmnopqrstwxyz';
 const HAN = /[\u4e00-\u9fff]/;

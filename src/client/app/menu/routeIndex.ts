@@ -1,6 +1,7 @@
 import { matchPath } from 'react-router';
 import type { MenuNode } from '../../api/types.ts';
-import type { MessageKey } from '../i18n/zh.ts';
+import { en } from '../i18n/en.ts';
+import { zh, type MessageKey } from '../i18n/zh.ts';
 import type { PageMenu } from '../pages.ts';
 import type { Tab } from '../../store/tabs.ts';
 import { homeTab } from '../../store/tabs.ts';
@@ -18,8 +19,8 @@ export function historyMenuOf(menu: MenuNode): PageMenu {
     ...menu,
     id: `${menu.id}-history`,
     code: `${menu.code}History`,
-    name: `${menu.name}（历史）`,
-    nameEn: menu.nameEn ? `${menu.nameEn} (history)` : undefined,
+    name: `${menu.name}${zh['menu.historySuffix']}`,
+    nameEn: menu.nameEn ? `${menu.nameEn}${en['menu.historySuffix']}` : undefined,
     path: menu.historyPath ?? menu.path,
     isDisplayHistory: undefined,
     historyOf: menu,
@@ -41,32 +42,27 @@ export function buildRouteIndex(menuAll: MenuNode[]): RouteIndex {
   return { pages, framed };
 }
 
-/** Fixed authenticated routes that are not menus (spec §2), with their tab titles. */
+/** Fixed authenticated routes that are not menus (spec §2); tab titles come from the i18n maps. */
 export interface FixedRoute {
   path: string;
   code: string;
   i18nKey: MessageKey;
-  title: string;
-  titleEn: string;
 }
 
-export const infoRoute: FixedRoute = {
-  path: '/info/index', code: 'info', i18nKey: 'tabs.info', title: '个人信息', titleEn: 'Profile',
-};
+export const infoRoute: FixedRoute = { path: '/info/index', code: 'info', i18nKey: 'tabs.info' };
 
 /** Workflow leave screens; their pages come with the workflow issue. */
 export const leaveRoutes: FixedRoute[] = [
-  {
-    path: '/work/process/leave/form/:processDefinitionId',
-    code: 'leaveForm', i18nKey: 'tabs.leaveForm', title: '请假申请', titleEn: 'Leave request',
-  },
+  { path: '/work/process/leave/form/:processDefinitionId', code: 'leaveForm', i18nKey: 'tabs.leaveForm' },
   {
     path: '/work/process/leave/handle/:taskId/:processInstanceId/:businessId',
-    code: 'leaveHandle', i18nKey: 'tabs.leaveHandle', title: '请假审批', titleEn: 'Handle leave',
+    code: 'leaveHandle',
+    i18nKey: 'tabs.leaveHandle',
   },
   {
     path: '/work/process/leave/detail/:processInstanceId/:businessId',
-    code: 'leaveDetail', i18nKey: 'tabs.leaveDetail', title: '请假详情', titleEn: 'Leave detail',
+    code: 'leaveDetail',
+    i18nKey: 'tabs.leaveDetail',
   },
 ];
 
@@ -77,7 +73,8 @@ export function describeLocation(pathname: string, search: string, index: RouteI
   const key = `${pathname}${search}`;
   if (pathname === website.homePath) return { ...homeTab, key };
   const fixed = fixedRoutes.find((route) => matchPath(route.path, pathname));
-  if (fixed) return { key, path: pathname, title: fixed.title, titleEn: fixed.titleEn, i18nKey: fixed.i18nKey };
+  if (fixed)
+    return { key, path: pathname, title: zh[fixed.i18nKey], titleEn: en[fixed.i18nKey], i18nKey: fixed.i18nKey };
   if (pathname.startsWith(IFRAME_ROUTE_PREFIX)) {
     const code = decodeURIComponent(pathname.slice(IFRAME_ROUTE_PREFIX.length));
     const menu = index.framed.get(code);

@@ -54,8 +54,12 @@ export default function HomePage() {
         ) : (
           <Flex gap={12} wrap>
             {favourites.map((item) => (
-              <Card.Grid key={item.menuId} hoverable onClick={() => openFavourite(item)}
-                style={{ width: 160, padding: 16, textAlign: 'center', cursor: 'pointer' }}>
+              <Card.Grid
+                key={item.menuId}
+                hoverable
+                onClick={() => openFavourite(item)}
+                style={{ width: 160, padding: 16, textAlign: 'center', cursor: 'pointer' }}
+              >
                 <MenuIcon name={item.source} style={{ fontSize: 22, color: token.colorPrimary }} />
                 <div style={{ marginTop: 6 }}>{item.name || item.menuName}</div>
               </Card.Grid>

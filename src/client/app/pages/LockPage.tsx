@@ -37,8 +37,12 @@ export default function LockPage() {
   };
 
   return (
-    <Flex align="center" justify="center" data-testid="lock-page"
-      style={{ minHeight: '100vh', background: `linear-gradient(160deg, ${palette.siderBg}, ${palette.primary})` }}>
+    <Flex
+      align="center"
+      justify="center"
+      data-testid="lock-page"
+      style={{ minHeight: '100vh', background: `linear-gradient(160deg, ${palette.siderBg}, ${palette.primary})` }}
+    >
       <Card style={{ width: 360, textAlign: 'center' }}>
         <Flex vertical align="center" gap={8} style={{ marginBottom: 16 }}>
           <Avatar size={72} src={user?.avatar || undefined} icon={<UserOutlined />} />
@@ -50,8 +54,12 @@ export default function LockPage() {
           </Typography.Text>
         </Flex>
         <Form onFinish={submit} onValuesChange={() => setError(undefined)}>
-          <Form.Item name="password" rules={[{ required: true, message: t('lock.passwordRequired') }]}
-            validateStatus={error ? 'error' : undefined} help={error}>
+          <Form.Item
+            name="password"
+            rules={[{ required: true, message: t('lock.passwordRequired') }]}
+            validateStatus={error ? 'error' : undefined}
+            help={error}
+          >
             <Input.Password autoFocus placeholder={t('lock.password')} data-testid="unlock-password" />
           </Form.Item>
           <Button type="primary" htmlType="submit" block icon={<UnlockOutlined />}>

@@ -4,7 +4,8 @@ import { notifier } from '../../api/notify.ts';
 import { fetchButtons, fetchFrontConfig, fetchMenuRoutes, fetchUserInfo } from '../../api/shell.ts';
 import type { TokenResponse } from '../../api/types.ts';
 import { clearDictionaryCache } from '../../store/dicts.ts';
-import { persistDrafts } from '../../store/drafts.ts';
+import { clearDrafts, persistDrafts } from '../../store/drafts.ts';
+import { getStore, setStore } from '../../store/storage.ts';
 import { useFavourites } from '../../store/favourites.ts';
 import { useLock } from '../../store/lock.ts';
 import { clearSession, saveTokens, useSession, type SessionUser } from '../../store/session.ts';
@@ -59,16 +60,30 @@ export function sessionDataIsFresh(): boolean {
 /** After a token is obtained (or on start-up with a stored token): user, menus, buttons, config. */
 export async function loadSessionData(): Promise<void> {
   const session = useSession.getState();
-  const [info, buttons] = await Promise.all([
-    fetchUserInfo(),
-    fetchButtons(),
-    loadMenus(session.topMenuId),
-    loadFrontConfig(),
-  ]);
+  // The front config (decimal places, token time) is not needed to show the menus: not awaited.
+  void loadFrontConfig();
+  const [info, buttons] = await Promise.all([fetchUserInfo(), fetchButtons(), loadMenus(session.topMenuId)]);
   session.setUser({ ...useSession.getState().user, ...info });
   session.setPermission(permissionMapOf(buttons));
   sessionDataLoadedAt = Date.now();
-  void useFavourites.getState().load().catch(() => undefined);
+  void useFavourites
+    .getState()
+    .load()
+    .catch(() => undefined);
+}
+
+/**
+ * Tabs and drafts survive a lost session so the same user can carry on; when somebody else
+ * signs in on this browser, they start clean.
+ */
+function forgetPreviousUsersWorkspace(token: TokenResponse, tenantId: string): void {
+  const owner = `${token.tenant_id || tenantId}/${token.user_id ?? token.account ?? ''}`;
+  const previous = getStore<string>('workspaceOwner');
+  if (previous && previous !== owner) {
+    useTabs.getState().reset();
+    clearDrafts();
+  }
+  setStore('workspaceOwner', owner);
 }
 
 /** Finishes a successful token grant. A body with error_description is a failed sign-in. */
@@ -81,6 +96,7 @@ export async function completeSignIn(token: TokenResponse, tenantId: string): Pr
   losingSession = false;
   signingOut = false;
   useLock.getState().reset();
+  forgetPreviousUsersWorkspace(token, tenantId);
   saveTokens(token, tenantId);
   useSession.getState().setUser(userFromToken(token));
   await loadSessionData();

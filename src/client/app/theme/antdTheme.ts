@@ -50,6 +50,16 @@ export function headerThemeOf(p: ThemePalette): ThemeConfig {
       colorIconHover: p.headerColor,
       colorTextSecondary: p.headerColor,
     },
+    components: {
+      Menu: {
+        itemColor: p.headerColor,
+        itemHoverColor: p.headerAccent,
+        itemSelectedColor: p.headerAccent,
+        horizontalItemHoverColor: p.headerAccent,
+        horizontalItemSelectedColor: p.headerAccent,
+        itemBg: 'transparent',
+      },
+    },
   };
 }
 

@@ -29,7 +29,14 @@ function HistoryTag({ onOpen }: { onOpen: () => void }) {
     <Tag
       color="orange"
       data-testid="menu-history-tag"
-      style={{ marginInlineStart: 6, cursor: 'pointer', lineHeight: '18px' }}
+      style={{
+        marginInlineStart: 4,
+        marginInlineEnd: 0,
+        paddingInline: 3,
+        fontSize: 11,
+        lineHeight: '16px',
+        cursor: 'pointer',
+      }}
       onClick={(event) => {
         event.stopPropagation();
         onOpen();
@@ -50,15 +57,12 @@ export function SideMenu({ collapsed }: { collapsed: boolean }) {
   const palette = palettes[useSettings((s) => s.theme)];
   const byId = useMemo(() => new Map(allNodesOf(menus).map((m) => [m.id, m])), [menus]);
   const byLocation = useMemo(() => locationIndex(menus), [menus]);
-  const selectedId =
-    byLocation.get(`${location.pathname}${location.search}`) ?? byLocation.get(location.pathname);
-  const [openKeys, setOpenKeys] = useState<string[]>(() => (selectedId ? ancestorIds(menus, selectedId) ?? [] : []));
+  const selectedId = byLocation.get(`${location.pathname}${location.search}`) ?? byLocation.get(location.pathname);
+  const [openKeys, setOpenKeys] = useState<string[]>(() => (selectedId ? (ancestorIds(menus, selectedId) ?? []) : []));
 
-  // Opening a page from elsewhere (tab, search, favourite) unfolds the sidebar down to it.
+  // Opening a page (from the menu, a tab, search or a favourite) shows just its branch.
   useEffect(() => {
-    if (!selectedId) return;
-    const path = ancestorIds(menus, selectedId) ?? [];
-    setOpenKeys((keys) => (path.every((k) => keys.includes(k)) ? keys : [...new Set([...keys, ...path])]));
+    if (selectedId) setOpenKeys(ancestorIds(menus, selectedId) ?? []);
   }, [selectedId, menus]);
 
   const items = useMemo(() => {
@@ -91,6 +95,7 @@ export function SideMenu({ collapsed }: { collapsed: boolean }) {
   return (
     <Menu
       mode="inline"
+      inlineIndent={16}
       theme={palette.siderMenu}
       items={items}
       selectedKeys={selectedId ? [selectedId] : []}

@@ -19,8 +19,13 @@ function FavouriteList({ items, onPick }: { items: FastMenu[]; onPick: (item: Fa
   return (
     <Flex vertical gap={2} style={{ minWidth: 160 }}>
       {items.map((item) => (
-        <Button key={item.menuId} type="text" icon={<MenuIcon name={item.source} />} onClick={() => onPick(item)}
-          style={{ justifyContent: 'flex-start' }}>
+        <Button
+          key={item.menuId}
+          type="text"
+          icon={<MenuIcon name={item.source} />}
+          onClick={() => onPick(item)}
+          style={{ justifyContent: 'flex-start' }}
+        >
           {favouriteName(item)}
         </Button>
       ))}
@@ -62,13 +67,22 @@ export function SidebarFavourites({ collapsed }: { collapsed: boolean }) {
       {!collapsed &&
         items.map((item) => (
           <Tooltip key={item.menuId} title={favouriteName(item)} placement="top">
-            <Button type="text" icon={<MenuIcon name={item.source} />} onClick={() => openFavourite(item)}
-              aria-label={favouriteName(item)} />
+            <Button
+              type="text"
+              icon={<MenuIcon name={item.source} />}
+              onClick={() => openFavourite(item)}
+              aria-label={favouriteName(item)}
+            />
           </Tooltip>
         ))}
       <Tooltip title={t('fav.set')} placement="top">
-        <Button type="text" icon={<SettingOutlined />} aria-label={t('fav.set')} onClick={showEditor}
-          data-testid="favourites-set" />
+        <Button
+          type="text"
+          icon={<SettingOutlined />}
+          aria-label={t('fav.set')}
+          onClick={showEditor}
+          data-testid="favourites-set"
+        />
       </Tooltip>
     </Flex>
   );

@@ -24,7 +24,13 @@ export function FullscreenToggle() {
 
   const label = full ? t('top.exitFullscreen') : t('top.fullscreen');
   return (
-    <Button type="text" icon={full ? <FullscreenExitOutlined /> : <FullscreenOutlined />} onClick={toggle}
-      aria-label={label} title={label} data-testid="fullscreen-toggle" />
+    <Button
+      type="text"
+      icon={full ? <FullscreenExitOutlined /> : <FullscreenOutlined />}
+      onClick={toggle}
+      aria-label={label}
+      title={label}
+      data-testid="fullscreen-toggle"
+    />
   );
 }

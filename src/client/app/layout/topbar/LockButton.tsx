@@ -23,8 +23,14 @@ export function LockButton() {
 
   return (
     <>
-      <Button type="text" icon={<LockOutlined />} onClick={() => setOpen(true)} aria-label={t('top.lock')}
-        title={t('top.lock')} data-testid="lock-button" />
+      <Button
+        type="text"
+        icon={<LockOutlined />}
+        onClick={() => setOpen(true)}
+        aria-label={t('top.lock')}
+        title={t('top.lock')}
+        data-testid="lock-button"
+      />
       <Modal
         open={open}
         title={t('lock.setTitle')}
@@ -36,8 +42,11 @@ export function LockButton() {
         width={380}
       >
         <Form form={form} layout="vertical" onFinish={submit} preserve={false}>
-          <Form.Item name="password" label={t('lock.password')}
-            rules={[{ required: true, message: t('lock.passwordRequired') }]}>
+          <Form.Item
+            name="password"
+            label={t('lock.password')}
+            rules={[{ required: true, message: t('lock.passwordRequired') }]}
+          >
             <Input.Password autoFocus data-testid="lock-set-password" />
           </Form.Item>
         </Form>

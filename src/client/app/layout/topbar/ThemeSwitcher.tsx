@@ -44,8 +44,13 @@ export function ThemeSwitcher() {
         onClick: ({ key }) => setTheme(key as ThemeName),
       }}
     >
-      <Button type="text" icon={<BgColorsOutlined />} aria-label={t('top.theme')} title={t('top.theme')}
-        data-testid="theme-switcher" />
+      <Button
+        type="text"
+        icon={<BgColorsOutlined />}
+        aria-label={t('top.theme')}
+        title={t('top.theme')}
+        data-testid="theme-switcher"
+      />
     </Dropdown>
   );
 }

@@ -20,8 +20,14 @@ function TopSearch() {
   const [open, setOpen] = useState(false);
   if (open) return <MenuSearch variant="top" onClose={() => setOpen(false)} />;
   return (
-    <Button type="text" icon={<SearchOutlined />} onClick={() => setOpen(true)} aria-label={t('top.search')}
-      title={t('top.search')} data-testid="top-search-open" />
+    <Button
+      type="text"
+      icon={<SearchOutlined />}
+      onClick={() => setOpen(true)}
+      aria-label={t('top.search')}
+      title={t('top.search')}
+      data-testid="top-search-open"
+    />
   );
 }
 
@@ -34,9 +40,14 @@ export function TopBar() {
 
   return (
     <Flex align="center" gap={4} style={{ width: '100%', minWidth: 0, height: '100%' }}>
-      <Button type="text" icon={collapsed ? <MenuUnfoldOutlined /> : <MenuFoldOutlined />}
-        onClick={() => setCollapsed(!collapsed)} aria-label={toggleLabel} title={toggleLabel}
-        data-testid="sidebar-toggle" />
+      <Button
+        type="text"
+        icon={collapsed ? <MenuUnfoldOutlined /> : <MenuFoldOutlined />}
+        onClick={() => setCollapsed(!collapsed)}
+        aria-label={toggleLabel}
+        title={toggleLabel}
+        data-testid="sidebar-toggle"
+      />
       <TopMenu />
       {screen >= 2 && (
         <>

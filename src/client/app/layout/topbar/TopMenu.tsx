@@ -32,7 +32,11 @@ export function TopMenu() {
       onClick={({ key }) => void loadMenus(key === HOME_KEY ? undefined : key).catch(() => undefined)}
       items={[
         { key: HOME_KEY, icon: <HomeOutlined />, label: t('menu.home') },
-        ...items.map((item) => ({ key: item.id, icon: <MenuIcon name={item.source} />, label: label(item.name, item.nameEn) })),
+        ...items.map((item) => ({
+          key: item.id,
+          icon: <MenuIcon name={item.source} />,
+          label: label(item.name, item.nameEn),
+        })),
       ]}
       style={{ flex: '0 1 auto', minWidth: 96, background: 'transparent', borderBottom: 'none', lineHeight: '50px' }}
     />

@@ -40,8 +40,12 @@ export function UserMenu() {
 
   return (
     <Dropdown menu={{ items, onClick }} trigger={['click']} placement="bottomRight">
-      <Flex align="center" gap={8} style={{ cursor: 'pointer', padding: '0 4px', whiteSpace: 'nowrap' }}
-        data-testid="user-menu">
+      <Flex
+        align="center"
+        gap={8}
+        style={{ cursor: 'pointer', padding: '0 4px', whiteSpace: 'nowrap' }}
+        data-testid="user-menu"
+      >
         <Avatar size={30} src={user?.avatar || undefined} icon={<UserOutlined />} />
         <span>{name}</span>
       </Flex>

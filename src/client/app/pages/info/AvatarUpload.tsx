@@ -44,8 +44,13 @@ export function AvatarUpload({ value, onChange }: { value?: string; onChange?: (
     <Flex align="center" gap={16}>
       <Avatar size={80} src={value || undefined} icon={<UserOutlined />} data-testid="profile-avatar" />
       <Flex vertical gap={4}>
-        <Upload accept=".png,.jpg,.jpeg,image/png,image/jpeg" showUploadList={false} beforeUpload={beforeUpload}
-          customRequest={customRequest} maxCount={1}>
+        <Upload
+          accept=".png,.jpg,.jpeg,image/png,image/jpeg"
+          showUploadList={false}
+          beforeUpload={beforeUpload}
+          customRequest={customRequest}
+          maxCount={1}
+        >
           <Button icon={<UploadOutlined />} loading={uploading} data-testid="avatar-upload">
             {t('info.uploadAvatar')}
           </Button>

@@ -30,14 +30,26 @@ export function PasswordForm() {
   };
 
   return (
-    <Form form={form} labelCol={{ flex: '100px' }} wrapperCol={{ flex: 1 }} style={{ maxWidth: 560 }}
-      onFinish={submit} name="password">
-      <Form.Item name="oldPassword" label={t('info.oldPassword')}
-        rules={[{ required: true, message: t('info.oldPasswordRequired') }]}>
+    <Form
+      form={form}
+      labelCol={{ flex: '100px' }}
+      wrapperCol={{ flex: 1 }}
+      style={{ maxWidth: 560 }}
+      onFinish={submit}
+      name="password"
+    >
+      <Form.Item
+        name="oldPassword"
+        label={t('info.oldPassword')}
+        rules={[{ required: true, message: t('info.oldPasswordRequired') }]}
+      >
         <Input.Password autoComplete="current-password" />
       </Form.Item>
-      <Form.Item name="newPassword" label={t('info.newPassword')}
-        rules={[{ required: true, message: t('info.newPasswordRequired') }]}>
+      <Form.Item
+        name="newPassword"
+        label={t('info.newPassword')}
+        rules={[{ required: true, message: t('info.newPasswordRequired') }]}
+      >
         <Input.Password autoComplete="new-password" />
       </Form.Item>
       <Form.Item

@@ -26,7 +26,12 @@ export function ProfileForm() {
   useEffect(() => {
     fetchUserInfo()
       .then((info) => {
-        form.setFieldsValue({ avatar: info.avatar, realName: info.realName ?? '', phone: info.phone, email: info.email });
+        form.setFieldsValue({
+          avatar: info.avatar,
+          realName: info.realName ?? '',
+          phone: info.phone,
+          email: info.email,
+        });
         useSession.getState().setUser({ ...useSession.getState().user, ...info });
       })
       .catch(() => undefined)
@@ -51,13 +56,24 @@ export function ProfileForm() {
   };
 
   return (
-    <Form form={form} layout="horizontal" labelCol={{ flex: '100px' }} wrapperCol={{ flex: 1 }}
-      style={{ maxWidth: 560 }} onFinish={submit} name="profile" disabled={!loaded}>
+    <Form
+      form={form}
+      layout="horizontal"
+      labelCol={{ flex: '100px' }}
+      wrapperCol={{ flex: 1 }}
+      style={{ maxWidth: 560 }}
+      onFinish={submit}
+      name="profile"
+      disabled={!loaded}
+    >
       <Form.Item name="avatar" label={t('info.avatar')}>
         <AvatarUpload />
       </Form.Item>
-      <Form.Item name="realName" label={t('info.realName')}
-        rules={[{ required: true, whitespace: true, message: t('info.realNameRequired') }]}>
+      <Form.Item
+        name="realName"
+        label={t('info.realName')}
+        rules={[{ required: true, whitespace: true, message: t('info.realNameRequired') }]}
+      >
         <Input maxLength={40} />
       </Form.Item>
       <Form.Item name="phone" label={t('info.phone')} rules={[{ pattern: MOBILE, message: t('login.phoneInvalid') }]}>

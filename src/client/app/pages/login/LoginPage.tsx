@@ -58,6 +58,12 @@ export default function LoginPage() {
 
   useEffect(() => {
     void loadFrontConfig();
+    // Fetch the signed-in frame while the user types, so the menus show right after 登录.
+    const idle = window.setTimeout(() => {
+      void import('../../layout/MainLayout.tsx');
+      void import('../HomePage.tsx');
+    }, 1500);
+    return () => window.clearTimeout(idle);
   }, []);
 
   /** The tenant id shared by all sign-in methods; undefined (with a field error) when empty. */
@@ -94,9 +100,15 @@ export default function LoginPage() {
             vertical
             justify="center"
             gap={12}
-            style={{ flex: '1 1 360px', minHeight: 200, padding: 40, background: palette.siderBg, color: '#fff' }}
+            style={{ flex: '1 1 360px', minHeight: 200, padding: 40, background: palette.primary, color: '#fff' }}
           >
-            <img src="/logo.svg" alt="" width={56} height={56} />
+            <img
+              src="/logo.svg"
+              alt=""
+              width={56}
+              height={56}
+              style={{ borderRadius: 14, boxShadow: '0 0 0 2px rgba(255,255,255,0.55)' }}
+            />
             <Typography.Title level={2} style={{ color: '#fff', margin: 0 }}>
               {t('app.name')}
             </Typography.Title>

@@ -82,7 +82,12 @@ export function PhoneForm({ tenantId }: { tenantId: () => Promise<string | undef
       <Form.Item required>
         <Flex gap={8}>
           <Form.Item name="code" noStyle rules={[{ required: true, message: t('login.smsCodeRequired') }]}>
-            <Input prefix={<MailOutlined />} placeholder={t('login.smsCode')} maxLength={6} autoComplete="one-time-code" />
+            <Input
+              prefix={<MailOutlined />}
+              placeholder={t('login.smsCode')}
+              maxLength={6}
+              autoComplete="one-time-code"
+            />
           </Form.Item>
           <Button onClick={send} disabled={left > 0} loading={sending} style={{ minWidth: 120 }}>
             {left > 0 ? t('login.resendIn', { seconds: left }) : t('login.sendCode')}
