@@ -1,4 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { brotliCompressSync, gzipSync, constants as zlibConstants } from 'node:zlib';
 import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +11,32 @@ import { website } from './src/client/app/website.ts';
 const root = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
 const apiTarget = process.env.API_TARGET ?? 'http://127.0.0.1:8080';
+
+/**
+ * Writes .br and .gz beside every text asset of the build, so the server sends them compressed
+ * without compressing on each request (fastify-static preCompressed).
+ */
+function precompress(): Plugin {
+  return {
+    name: 'erp-precompress',
+    apply: 'build',
+    closeBundle() {
+      const out = resolve(root, 'dist/client');
+      const walk = (dir: string): string[] =>
+        readdirSync(dir).flatMap((name) => {
+          const full = resolve(dir, name);
+          return statSync(full).isDirectory() ? walk(full) : [full];
+        });
+      for (const file of walk(out)) {
+        if (!/\.(js|css|html|svg|json|txt)$/.test(file)) continue;
+        const data = readFileSync(file);
+        if (data.length < 1024) continue;
+        writeFileSync(`${file}.gz`, gzipSync(data, { level: 9 }));
+        writeFileSync(`${file}.br`, brotliCompressSync(data, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11 } }));
+      }
+    },
+  };
+}
 
 /** Applies the stored theme before the first paint: the script is inlined into <head>. */
 function themeBoot(): Plugin {
@@ -63,7 +90,7 @@ function menuIcons(): Plugin {
 export default defineConfig({
   root: resolve(root, 'src/client'),
   publicDir: resolve(root, 'src/client/public'),
-  plugins: [react(), themeBoot(), menuIcons()],
+  plugins: [react(), themeBoot(), menuIcons(), precompress()],
   build: {
     outDir: resolve(root, 'dist/client'),
     emptyOutDir: true,

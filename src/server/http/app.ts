@@ -88,7 +88,18 @@ export async function createHttpApp(services: Services, opts: { logger?: boolean
   const clientDir = services.config.clientDir;
   const hasClient = fs.existsSync(path.join(clientDir, 'index.html'));
   if (hasClient) {
-    await app.register(fastifyStatic, { root: clientDir, prefix: '/', wildcard: false, index: ['index.html'] });
+    // preCompressed: the build writes .br/.gz beside each asset; wildcard: a rebuild's new files are found.
+    await app.register(fastifyStatic, {
+      root: clientDir,
+      prefix: '/',
+      wildcard: true,
+      preCompressed: true,
+      index: ['index.html'],
+      setHeaders: (reply, file) => {
+        // Hashed asset names never change content: cache them for a year; index.html always revalidates.
+        reply.header('cache-control', /[\\/]assets[\\/]/.test(file) ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
   }
 
   app.setNotFoundHandler((req, reply) => {
