@@ -187,6 +187,24 @@ export async function syncTenant(services: Services, tenantId: string): Promise<
       })), db);
     }
 
+    // Two top menus (业务中心 / 系统中心), each holding its modules' whole menu subtrees.
+    if (!(await store.find(services.m('topmenu'), tenantId, {}, db)).length) {
+      const menusNow = await store.find(menuModel, tenantId, {}, db);
+      const children = new Map<string, Row[]>();
+      for (const m of menusNow) children.set(String(m.parentId), [...(children.get(String(m.parentId)) ?? []), m]);
+      const subtree = (root: Row): string[] => [String(root.id), ...(children.get(String(root.id)) ?? []).filter((c) => Number(c.category) === 1).flatMap(subtree)];
+      const groups = [
+        { code: 'business', name: '业务中心', source: 'AppstoreOutlined', modules: ['sale', 'purchase', 'warehouse', 'finance', 'marketing', 'mall', 'analysis', 'base'] },
+        { code: 'platform', name: '系统中心', source: 'SettingOutlined', modules: ['settings', 'system', 'authority', 'log', 'resource', 'desk', 'work', 'hr', 'fixedAssets'] },
+      ];
+      for (const [i, g] of groups.entries()) {
+        const top = await store.insert(services.m('topmenu'), actor, { code: g.code, name: g.name, source: g.source, path: '', sort: i + 1 }, { db });
+        const roots = menusNow.filter((m) => String(m.parentId) === '0' && g.modules.includes(String(m.code)));
+        const ids = roots.flatMap(subtree);
+        await store.insertMany(services.internal.topMenuSetting, actor, ids.map((menuId) => ({ topMenuId: top.id, menuId })), db);
+      }
+    }
+
     // Local storage and the local SMS outbox, enabled, when a tenant has none.
     if (!(await store.find(services.m('oss'), tenantId, {}, db)).length) {
       await store.insert(services.m('oss'), actor, { category: 1, ossCode: 'local', endpoint: 'local', bucketName: 'uploads', remark: '本地磁盘存储（数据目录 uploads/）', status: 2 }, { db });
