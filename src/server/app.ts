@@ -35,6 +35,11 @@ export async function createServer(config: ServerConfig, opts: { schemasDir?: st
     await seed(services);
     for (const model of registry.models.values()) await services.store.recount(model);
     await optimize(database);
+    // The usual log records service events (start-up here; tenant creation and imports elsewhere).
+    await services.store.insert(services.m('log-usual'), { tenantId: '000000', userId: '0' }, {
+      serviceId: 'erp-console', logLevel: 'INFO', logId: 'startup', logData: `服务启动（${database.kind}）`,
+      method: 'START', requestUri: '', createBy: 'system',
+    }).catch((error: unknown) => log('warn', 'usual log write failed', { error: String(error) }));
     // Keep planner statistics current as tables grow (contains-search plans depend on them).
     const timer = setInterval(() => optimize(database).catch(() => undefined), 10 * 60_000);
     timer.unref();
