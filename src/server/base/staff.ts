@@ -31,7 +31,8 @@ export function registerStaffHandlers(services: Services) {
       const user = await store.get(services.m('user'), caller.tenantId, caller.userId);
       if (user?.staffId) staff = await store.get(staffModel, caller.tenantId, String(user.staffId));
     }
-    if (!staff) throw badRequest('当前用户未关联职员');
+    // No linked staff is a normal state for accounts like admin: an empty card, not an error.
+    if (!staff) return null;
     const me: Row = staff;
     await fillLookups(services, staffModel, caller.tenantId, [me]);
     const heads = me.deptId

@@ -143,6 +143,9 @@ export interface CardFieldDef {
 export interface CardBlock {
   endpoint?: string;
   title?: string;
+  /** Shown when the endpoint returns no row. */
+  emptyText?: string;
+  emptyTextEn?: string;
   sections: { title?: string; fields: (string | CardFieldDef)[] }[];
   actions?: ActionDef[];
 }

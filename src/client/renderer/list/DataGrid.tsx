@@ -66,6 +66,8 @@ const rowSelection: RowSelectionOptions<Row> = {
 
 const selectionColumnDef = { pinned: 'left' as const, width: 44, lockPinned: true, suppressMovable: true };
 
+const GRID_CONTAINER_STYLE: CSSProperties = { position: 'absolute', inset: 0, width: 'auto', height: 'auto' };
+
 const rowIdOf = (p: GetRowIdParams<Row>) => String(p.data.id ?? p.data.code ?? JSON.stringify(p.data));
 
 /** The chosen row (dictionary parent) is read from the grid context, so the rule object never changes. */
@@ -180,8 +182,11 @@ export function DataGrid(props: DataGridProps) {
   }, [resource, stateKey, onColumnsChanged]);
 
   return (
-    <div style={{ height: '100%', minHeight: 300, ...style }} data-testid="data-grid">
+    <div style={{ position: 'relative', height: '100%', minHeight: 300, ...style }} data-testid="data-grid">
       <AgGridReact<Row>
+        // Absolutely placed: the wrapper's height often comes from min-height or flex-grow only,
+        // which a percentage height cannot resolve against (the grid would collapse to 0 px).
+        containerStyle={GRID_CONTAINER_STYLE}
         theme={theme}
         localeText={localeText}
         rowData={rows}

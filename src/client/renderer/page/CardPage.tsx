@@ -101,7 +101,7 @@ export default function CardPage({ resource }: { resource: ResourceFile }) {
         data-testid={`card-${resource.resource}`}
       >
         {!row && !loading ? (
-          <Empty description={t('card.empty')} />
+          <Empty description={card.emptyText ? label(card.emptyText, card.emptyTextEn) : t('card.empty')} />
         ) : (
           <Flex vertical gap={16}>
             {row &&

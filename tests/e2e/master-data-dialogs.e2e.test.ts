@@ -1,0 +1,300 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { startTestServer, type TestServer } from '../support/server.ts';
+import { expectOk, signedIn, type Api } from '../support/client.ts';
+import { pngBytes } from '../support/files.ts';
+import { launchBrowser, screenshot, type Browser } from './support/browser.ts';
+import { expectMessage, seededLeaves, settle, signIn } from './support/shell.ts';
+
+/**
+ * Issue 4, acceptance 4: the customer dialog (tabs, required fields, contact phone rules with the
+ * server's uniqueness check, attachments with the 4-file warning) and the supplier-category tree
+ * picker (its four messages and double-click), in the browser against the real server.
+ */
+
+const pathOf = (code: string) => {
+  const menu = seededLeaves().find((m) => m.code === code);
+  if (!menu) throw new Error(`menu ${code} is not seeded`);
+  return menu.path;
+};
+
+/** A small but real PDF. */
+function pdfBytes(text: string): Buffer {
+  const stream = `BT /F1 12 Tf 20 50 Td (${text}) Tj ET`;
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 100] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
+    `<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`,
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+  ];
+  let body = '%PDF-1.4\n';
+  const offsets: number[] = [];
+  objects.forEach((object, i) => {
+    offsets.push(body.length);
+    body += `${i + 1} 0 obj\n${object}\nendobj\n`;
+  });
+  const xref = body.length;
+  body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
+  for (const offset of offsets) body += `${String(offset).padStart(10, '0')} 00000 n \n`;
+  body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(body, 'latin1');
+}
+
+/** The dialog whose title is `title` (a form and its picker can be open at once). */
+const modal = (page: Page, title: string | RegExp) =>
+  page.locator('.ant-modal-wrap:visible .ant-modal', { has: page.locator('.ant-modal-title', { hasText: title }) });
+
+const footerButton = (dialog: Locator, name: RegExp) => dialog.locator('.ant-modal-footer').getByRole('button', { name });
+
+const field = (dialog: Locator, name: string) => dialog.locator(`[data-field="${name}"]`);
+
+const fieldError = (dialog: Locator, name: string) => field(dialog, name).locator('.erp-field-error');
+
+/** The lines cell holding the editor with id `<lines>.<row>.<field>`. */
+const cell = (dialog: Locator, path: string) => dialog.locator('td', { has: dialog.page().locator(`[id="${path}"]`) });
+
+const cellInput = (dialog: Locator, path: string) => dialog.locator(`input[id="${path}"]`);
+
+/** Types into a cell editor and leaves it (the blur check runs). */
+async function typeCell(dialog: Locator, path: string, text: string) {
+  const input = cellInput(dialog, path);
+  await input.fill(text);
+  await input.blur();
+}
+
+/** Waits until the open dialogs' opening animations have finished (for a clean screenshot). */
+async function dialogsAtRest(page: Page) {
+  await expect
+    .poll(() =>
+      page.evaluate(
+        () =>
+          document
+            .getAnimations()
+            .filter((a) => a.effect instanceof KeyframeEffect && a.effect.target instanceof Element)
+            .filter((a) => ((a.effect as KeyframeEffect).target as Element).closest('.ant-modal-wrap, .ant-modal'))
+            // Finite ones only: spinners and the like run forever.
+            .filter((a) => a.playState === 'running' && a.effect!.getTiming().iterations !== Infinity)
+            .map((a) => `${a.constructor.name}:${(a as CSSAnimation).animationName ?? (a as CSSTransition).transitionProperty}`),
+      ),
+      { timeout: 5_000 },
+    )
+    .toEqual([]);
+}
+
+async function openList(page: Page, base: string, path: string, resource: string) {
+  await page.goto(`${base}${path}`);
+  await page.getByTestId(`list-${resource}`).getByTestId('data-grid').locator('.ag-root').waitFor();
+  await settle(page);
+}
+
+/** Picks the node titled `title` in an open tree picker by double-click. */
+async function doubleClickNode(picker: Locator, title: string) {
+  await picker.locator('.ant-tree-node-content-wrapper', { hasText: title }).dblclick();
+}
+
+describe('master-data dialogs', () => {
+  let server: TestServer;
+  let browser: Browser;
+  let api: Api;
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    api = await signedIn(server.url);
+    browser = await launchBrowser();
+    await signIn(browser.page, server.url);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  test('customer dialog: tabs, required fields, contact phones, server uniqueness, attachments; view reads it back', async () => {
+    const { page, pageErrors } = browser;
+    // Another customer already uses 13900000001 for a contact.
+    const nature = expectOk(await api.get('/blade-base/customernature/tree', { parentId: 0 }))[0];
+    const level = expectOk(await api.get('/blade-base/commcustomerlevel/list', { current: 1, size: 10 })).records[0];
+    expectOk(
+      await api.post('/blade-base/customer/submit', {
+        bartererName: '已有联系人客户',
+        natureId: nature.id,
+        levelId: level.id,
+        customerContactsVOs: [{ contacts: '张三', phone: '13900000001' }],
+      }),
+      'customer submit',
+    );
+
+    const path = pathOf('customer');
+    expect(path).toBe('/base/customer');
+    await openList(page, server.url, path, 'customer');
+    await page.getByTestId('list-toolbar').getByRole('button', { name: /新\s*增/ }).click();
+    const dialog = modal(page, '新增客户');
+    await dialog.waitFor();
+
+    // The four tabs, in order.
+    expect(await dialog.locator('.ant-tabs-tab').allInnerTexts()).toEqual(['基本信息', '联系人', '附件', '其他信息']);
+
+    // Saving nothing: the three required messages on the basic tab.
+    const save = footerButton(dialog, /保\s*存/);
+    await save.click();
+    await expect.poll(() => fieldError(dialog, 'bartererName').innerText()).toBe('请输入客户名称');
+    await expect.poll(() => fieldError(dialog, 'natureId').innerText()).toBe('请选择所属分类');
+    await expect.poll(() => fieldError(dialog, 'levelId').innerText()).toBe('请选择客户级别');
+
+    // The basic fields: a name, a category from the 客户分类选择 tree, a level from its table picker.
+    const name = field(dialog, 'bartererName').locator('input');
+    await name.fill('浏览器测试客户');
+    await name.blur();
+    await expect.poll(() => fieldError(dialog, 'bartererName').count()).toBe(0);
+    await field(dialog, 'natureId').locator('.ant-select').click();
+    const naturePicker = modal(page, '客户分类选择');
+    await naturePicker.waitFor();
+    await doubleClickNode(naturePicker, nature.title);
+    await expect.poll(() => naturePicker.count()).toBe(0);
+    await expect.poll(() => field(dialog, 'natureId').innerText()).toContain(nature.title);
+    await expect.poll(() => fieldError(dialog, 'natureId').count()).toBe(0);
+    await field(dialog, 'levelId').locator('.ant-select').click();
+    const levelPicker = modal(page, '客户级别');
+    await levelPicker.locator('.ant-table-row', { hasText: level.levelName }).dblclick();
+    await expect.poll(() => levelPicker.count()).toBe(0);
+    await expect.poll(() => field(dialog, 'levelId').innerText()).toContain(level.levelName);
+    await expect.poll(() => fieldError(dialog, 'levelId').count()).toBe(0);
+
+    // Contacts: an empty row refuses the save and names the missing phone.
+    await dialog.locator('.ant-tabs-tab', { hasText: '联系人' }).click();
+    await dialog.getByRole('button', { name: /添\s*加/ }).click();
+    await save.click();
+    await expect.poll(() => cell(dialog, 'customerContactsVOs.0.phone').locator('.erp-cell-error').innerText()).toBe(
+      '请输入手机号码',
+    );
+    await typeCell(dialog, 'customerContactsVOs.0.contacts', '王五');
+    // Spec §5, contact phone: any malformed number, long or short, gets 请输入正确的手机号码.
+    await typeCell(dialog, 'customerContactsVOs.0.phone', '23800000001');
+    await expect.poll(() => cell(dialog, 'customerContactsVOs.0.phone').locator('.erp-cell-error').innerText()).toBe(
+      '请输入正确的手机号码',
+    );
+    await typeCell(dialog, 'customerContactsVOs.0.phone', '1380000');
+    await expect.poll(() => cell(dialog, 'customerContactsVOs.0.phone').locator('.erp-cell-error').innerText()).toBe(
+      '请输入正确的手机号码',
+    );
+    await typeCell(dialog, 'customerContactsVOs.0.phone', '13800000001');
+    await expect.poll(() => cell(dialog, 'customerContactsVOs.0.phone').locator('.erp-cell-error').count()).toBe(0);
+    // The same number in a second row.
+    await dialog.getByRole('button', { name: /添\s*加/ }).click();
+    await typeCell(dialog, 'customerContactsVOs.1.contacts', '赵六');
+    await typeCell(dialog, 'customerContactsVOs.1.phone', '13800000001');
+    await expect.poll(() => cell(dialog, 'customerContactsVOs.1.phone').locator('.erp-cell-error').innerText()).toBe(
+      '手机号码与第1条重复',
+    );
+    await dialogsAtRest(page);
+    await screenshot(page, 'customer-dialog');
+
+    // A number another customer's contact uses: the server refuses and its message shows.
+    await typeCell(dialog, 'customerContactsVOs.1.phone', '13900000001');
+    await expect.poll(() => cell(dialog, 'customerContactsVOs.1.phone').locator('.erp-cell-error').count()).toBe(0);
+    await save.click();
+    await expectMessage(page, '手机号码已存在');
+    await expect(dialog.isVisible()).resolves.toBe(true);
+    await typeCell(dialog, 'customerContactsVOs.1.phone', '13800000002');
+
+    // Attachments: an .exe is refused; png/pdf files upload until the fifth brings the warning.
+    await dialog.locator('.ant-tabs-tab', { hasText: '附件' }).click();
+    const uploads = field(dialog, 'fileInfoVoForms');
+    const fileInput = uploads.locator('input[type=file]');
+    const doneItems = uploads.locator('.ant-upload-list-item:not(.ant-upload-list-item-uploading)');
+    await fileInput.setInputFiles({ name: 'setup.exe', mimeType: 'application/octet-stream', buffer: Buffer.from('MZ fake') });
+    await expectMessage(page, '只能上传');
+    expect(await uploads.locator('.ant-upload-list-item').count()).toBe(0);
+    const files = [
+      { name: '营业执照.png', mimeType: 'image/png', buffer: pngBytes(4, 4) },
+      { name: '合同.pdf', mimeType: 'application/pdf', buffer: pdfBytes('contract') },
+      { name: '门头照片.png', mimeType: 'image/png', buffer: pngBytes(3, 2) },
+      { name: '开户许可.pdf', mimeType: 'application/pdf', buffer: pdfBytes('bank') },
+    ];
+    for (const [index, file] of files.entries()) {
+      await fileInput.setInputFiles(file);
+      await expect.poll(() => doneItems.count(), { timeout: 15_000 }).toBe(index + 1);
+    }
+    await fileInput.setInputFiles({ name: '第五个.png', mimeType: 'image/png', buffer: pngBytes(2, 2) });
+    await expectMessage(page, '当前页面最多可上传4个附件！');
+    // (Finished uploads' progress rows fade out: wait for the list to be just the four files.)
+    await expect.poll(() => uploads.locator('.ant-upload-list-item').count(), { timeout: 5_000 }).toBe(4);
+    await dialogsAtRest(page);
+    await screenshot(page, 'customer-dialog-attachments');
+
+    // A complete, valid customer saves.
+    await save.click();
+    await expectMessage(page, '新增成功');
+    await expect.poll(() => dialog.count()).toBe(0);
+
+    // Reopened in view: contacts and attachments are there.
+    const saved = expectOk(
+      await api.get('/blade-base/customer/list', { bartererName: '浏览器测试客户', current: 1, size: 10 }),
+    ).records;
+    expect(saved).toHaveLength(1);
+    const grid = page.getByTestId('list-customer').getByTestId('data-grid');
+    await grid.locator(`.ag-row[row-id="${saved[0].id}"] [data-testid=row-actions] button`, { hasText: '查看' }).click();
+    const view = modal(page, '查看客户');
+    await view.waitFor();
+    await expect.poll(() => field(view, 'bartererName').innerText()).toContain('浏览器测试客户');
+    await view.locator('.ant-tabs-tab', { hasText: '联系人' }).click();
+    const contacts = field(view, 'customerContactsVOs');
+    await expect.poll(() => contacts.locator('.ant-table-row').count(), { timeout: 15_000 }).toBe(2);
+    const contactText = await contacts.innerText();
+    for (const text of ['王五', '13800000001', '赵六', '13800000002']) expect(contactText).toContain(text);
+    await view.locator('.ant-tabs-tab', { hasText: '附件' }).click();
+    const attached = field(view, 'fileInfoVoForms');
+    // View mode lists the files as links.
+    await expect.poll(() => attached.locator('a').count()).toBe(4);
+    const attachedText = await attached.innerText();
+    for (const file of files) expect(attachedText).toContain(file.name);
+    await footerButton(view, /关\s*闭/).click();
+    expect(pageErrors).toEqual([]);
+  });
+
+  test('supplier-category picker: 不可选择全部, 请选择供应商分类, 请选择末级节点！, double-click confirms', async () => {
+    const { page, pageErrors } = browser;
+    // A category with a child (not choosable) beside the seeded leaf.
+    const parent = expectOk(await api.post('/blade-base/suppliernature/submit', { natureName: '华东供应商', parentId: '0' }));
+    expectOk(await api.post('/blade-base/suppliernature/submit', { natureName: '上海供应商', parentId: parent.id }));
+
+    const path = pathOf('supplier');
+    expect(path).toBe('/base/supplier');
+    await openList(page, server.url, path, 'supplier');
+    await page.getByTestId('list-toolbar').getByRole('button', { name: /新\s*增/ }).click();
+    const dialog = modal(page, '新增供应商');
+    await dialog.waitFor();
+    await field(dialog, 'natureId').locator('.ant-select').click();
+    const picker = modal(page, '供应商分类选择');
+    await picker.waitFor();
+    const tree = picker.getByTestId('tree-picker');
+    await tree.locator('.ant-tree-node-content-wrapper', { hasText: '华东供应商' }).waitFor();
+    const ok = footerButton(picker, /确\s*定/);
+
+    // Nothing chosen.
+    await ok.click();
+    await expectMessage(page, '请选择供应商分类');
+    // The root.
+    await tree.locator('.ant-tree-node-content-wrapper', { hasText: '全部' }).click();
+    await ok.click();
+    await expectMessage(page, '不可选择全部');
+    // A node with children.
+    await tree.locator('.ant-tree-node-content-wrapper', { hasText: '华东供应商' }).click();
+    await ok.click();
+    await expectMessage(page, '请选择末级节点！');
+    await expect(picker.isVisible()).resolves.toBe(true);
+
+    // Open the branch; double-click on its leaf confirms and fills the field.
+    await tree.locator('.ant-tree-treenode', { hasText: '华东供应商' }).locator('.ant-tree-switcher').click();
+    const leaf = tree.locator('.ant-tree-node-content-wrapper', { hasText: '上海供应商' });
+    await leaf.waitFor();
+    await dialogsAtRest(page);
+    await screenshot(page, 'supplier-category-picker');
+    await leaf.dblclick();
+    await expect.poll(() => picker.count()).toBe(0);
+    await expect.poll(() => field(dialog, 'natureId').innerText()).toContain('上海供应商');
+    await expect.poll(() => fieldError(dialog, 'natureId').count()).toBe(0);
+    expect(pageErrors).toEqual([]);
+  });
+});

@@ -1,0 +1,113 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { ConsoleMessage } from 'playwright-core';
+import { startTestServer, type TestServer } from '../support/server.ts';
+import { launchBrowser, type Browser } from './support/browser.ts';
+import { seededMenus, settle, signIn, type SeedMenu } from './support/shell.ts';
+
+/**
+ * Issue 4, acceptance 3 (browser part): every master-data and system menu path opens its schema
+ * page — list grid, tree table, dictionary pair or card — with no console error and no placeholder.
+ * The paths come from schemas/menus.json: every in-app leaf under the modules below (frames and
+ * external links are the shell's business, not a schema page).
+ */
+const MODULE_PATHS = ['/base', '/system', '/authority', '/monitor', '/resource', '/hr', '/assets'];
+
+function leavesOf(menu: SeedMenu): SeedMenu[] {
+  return menu.children?.length ? menu.children.flatMap(leavesOf) : [menu];
+}
+
+const modules = seededMenus().filter((m) => MODULE_PATHS.some((p) => m.path === p || m.path.startsWith(`${p}/`)));
+const pages = modules
+  .flatMap(leavesOf)
+  .filter((m) => !/^https?:/.test(m.path) && !/\.html?($|\?)/.test(m.path))
+  .map((m) => ({ path: m.path, name: m.name, code: m.code, resource: (m as { resource?: string }).resource?.split('/').pop() }));
+
+/** The container each page layout always renders (ListPage / TreePage / DictionaryPage / CardPage). */
+const RENDERED = [
+  '[data-testid^="list-"]:not([data-testid="list-toolbar"]):not([data-testid="list-search"]) [data-testid="data-grid"] .ag-root',
+  '[data-testid^="tree-"]:not([data-testid="tree-picker"]) .ant-table',
+  '[data-testid^="dictionary-"] [data-testid="data-grid"] .ag-root',
+  '[data-testid^="card-"] .ant-card-body',
+].join(', ');
+
+/** The same containers, for the menu's own resource (a dictionary page names its layout instead). */
+const renderedFor = (resource: string) =>
+  [
+    `[data-testid="list-${resource}"] [data-testid="data-grid"] .ag-root`,
+    `[data-testid="tree-${resource}"] .ant-table`,
+    `[data-testid="card-${resource}"] .ant-card-body`,
+    '[data-testid^="dictionary-"] [data-testid="data-grid"] .ag-root',
+  ].join(', ');
+
+const PLACEHOLDER = '页面尚未构建';
+
+describe('every master-data and system menu opens its schema page', () => {
+  let server: TestServer;
+  let browser: Browser;
+  const consoleErrors: string[] = [];
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    browser = await launchBrowser();
+    browser.page.on('console', (msg: ConsoleMessage) => {
+      if (msg.type() === 'error') {
+        const where = msg.location();
+        consoleErrors.push(`${msg.text()}${where.url ? ` (${where.url}:${where.lineNumber})` : ''}`);
+      }
+    });
+    await signIn(browser.page, server.url);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  test('the enumeration covers the seven modules and both dictionary routes', () => {
+    expect(modules.map((m) => m.path).sort()).toEqual(
+      ['/assets', '/authority', '/base', '/hr', '/monitor/log', '/resource', '/system'].sort(),
+    );
+    const paths = pages.map((p) => p.path);
+    expect(paths).toEqual(expect.arrayContaining(['/dict-horizontal/index', '/dict-vertical/index', '/base/customer']));
+    expect(paths.length).toBeGreaterThan(60);
+  });
+
+  test.for(pages)('$path ($name)', async ({ path, resource }) => {
+    const { page, pageErrors } = browser;
+    consoleErrors.length = 0;
+    pageErrors.length = 0;
+    // Navigation by URL reloads the app; forget the tabs of earlier pages so the limit of 15
+    // open tabs never refuses the next one.
+    await page.evaluate(() => {
+      for (const store of [localStorage, sessionStorage]) {
+        store.removeItem('saber-tagList');
+        store.removeItem('saber-tag');
+      }
+    });
+    await page.goto(`${server.url}${path}`);
+    const rendered = page.locator(RENDERED).first();
+    const placeholder = page.getByText(PLACEHOLDER);
+    await expect
+      .poll(async () => ((await placeholder.count()) > 0 ? 'placeholder' : (await rendered.count()) > 0 ? 'page' : 'none'), {
+        timeout: 20_000,
+      })
+      .not.toBe('none');
+    expect(new URL(page.url()).pathname, `${path} redirected`).toBe(path);
+    // The page's data calls have answered and nothing is still spinning.
+    await settle(page);
+    await expect
+      .poll(() => page.locator('.ag-overlay-loading-wrapper:visible, .ant-spin-spinning:visible').count(), {
+        timeout: 15_000,
+      })
+      .toBe(0);
+
+    expect(await placeholder.count(), `${path} shows the placeholder ${PLACEHOLDER}`).toBe(0);
+    await expect(rendered.isVisible(), `${path} shows no list grid, tree table or card`).resolves.toBe(true);
+    if (resource) {
+      const own = page.locator(renderedFor(resource)).first();
+      await expect(own.isVisible(), `${path} does not render its resource ${resource}`).resolves.toBe(true);
+    }
+    const errors = [...consoleErrors, ...pageErrors.map((e) => `page error: ${e}`)];
+    expect(errors, `${path}: console errors:\n  ${errors.join('\n  ')}`).toEqual([]);
+  });
+});
