@@ -21,7 +21,11 @@ export async function fillLookups(services: Services, model: Model, tenantId: st
       for (const row of rows) row[lookup.field] = '';
       continue;
     }
-    const found = await services.store.find(target, tenantId, { where: { [match]: [...keys] } });
+    // Display names of small reference rows: a two-second cache (cleared by any write here).
+    const sorted = [...keys].sort();
+    const found = await services.store.cached(target.table, `${tenantId}|${match}|${sorted.join(',')}`, 2000, () =>
+      services.store.find(target, tenantId, { where: { [match]: sorted } }),
+    );
     const byKey = new Map(found.map((r) => [String(r[match]), r[lookup.take]]));
     for (const row of rows) {
       const raw = row[lookup.from];

@@ -27,7 +27,31 @@ export class Store {
   /** The open transaction of the current async call chain, so nested calls join it. */
   private current = new AsyncLocalStorage<Db>();
 
+  /** Short-lived read cache per table (lookups, session checks); any write to the table clears it. */
+  private readCache = new Map<string, Map<string, { at: number; value: unknown }>>();
+
   constructor(public database: Database) {}
+
+  /**
+   * A read that may be served from memory for `ttlMs`. Writes through this store clear the table's
+   * entries at once; another API node's writes are seen after at most `ttlMs`.
+   */
+  async cached<T>(table: string, key: string, ttlMs: number, load: () => Promise<T>): Promise<T> {
+    // Inside a transaction always read the database: the transaction may have written.
+    if (this.current.getStore()) return load();
+    let entries = this.readCache.get(table);
+    const hit = entries?.get(key);
+    if (hit && Date.now() - hit.at < ttlMs) return hit.value as T;
+    const value = await load();
+    if (!entries) this.readCache.set(table, (entries = new Map()));
+    if (entries.size > 5000) entries.clear();
+    entries.set(key, { at: Date.now(), value });
+    return value;
+  }
+
+  invalidate(table: string): void {
+    this.readCache.delete(table);
+  }
 
   get db(): Db {
     return this.current.getStore() ?? this.database.db;
@@ -183,6 +207,7 @@ export class Store {
       is_deleted: 0,
       version: 1,
     };
+    this.invalidate(model.table);
     await this.transaction(async (db) => {
       await db.insertInto(model.table).values(values).execute();
       await this.adjustCount(model, actor.tenantId, 1, db);
@@ -209,6 +234,7 @@ export class Store {
     // Every row of a chunk must list the same columns.
     const keys = [...new Set(values.flatMap((v) => Object.keys(v)))];
     const uniform = values.map((v) => Object.fromEntries(keys.map((k) => [k, (v as Row)[k] ?? null])));
+    this.invalidate(model.table);
     const chunk = Math.max(1, Math.floor(900 / keys.length));
     await this.transaction(async (trx) => {
       void db;
@@ -231,6 +257,7 @@ export class Store {
     opts: { version?: number; db?: Db; includeReadonly?: boolean; raw?: Row } = {},
   ): Promise<number> {
     const db = opts.db ?? this.db;
+    this.invalidate(model.table);
     const values: Row = {
       ...this.columns(model, data, { includeReadonly: opts.includeReadonly }),
       ...(opts.raw ?? {}),
@@ -259,6 +286,7 @@ export class Store {
     if (!ids.length) throw badRequest('请选择至少一条数据');
     const tenant = this.tenantOf(model, actor.tenantId);
     void db;
+    this.invalidate(model.table);
     return this.transaction(async (trx) => {
       let n: number;
       if (model.softDelete) {
@@ -281,6 +309,7 @@ export class Store {
 
   /** Hard delete by conditions (link rows replaced wholesale), keeping the row counter right. */
   async deleteWhere(model: Model, actor: Actor, where: Row): Promise<number> {
+    this.invalidate(model.table);
     return this.transaction(async (trx) => {
       let q = trx.deleteFrom(model.table).where('tenant_id', '=', this.tenantOf(model, actor.tenantId));
       for (const [name, value] of Object.entries(where)) {
