@@ -68,7 +68,8 @@ async function main() {
   await rawApp.close();
   raw.close();
   await server.close();
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  if (process.env.BENCH_KEEP === '1') console.log(`kept ${dataDir}`);
+  else fs.rmSync(dataDir, { recursive: true, force: true });
 }
 
 main().catch((error) => {
