@@ -2,6 +2,7 @@
  * Typed view blocks of a resource file (schemas/meta/resource.schema.json). `ResourceFile`
  * keeps them loose (lint owns their shape); the renderer reads them through these accessors.
  */
+import type { RuleName } from '../../../shared/validators.ts';
 import type { Expr } from '../../../shared/expr.ts';
 import type { EndpointDef, FieldSchema, Op, ResourceFile } from '../../../shared/resource.ts';
 
@@ -68,25 +69,53 @@ export interface SearchFieldDef {
   default?: unknown;
 }
 
-/** A form field as the meta-schema's `formField` (a name, or an object). */
-export type FormFieldDef =
-  | string
-  | {
-      field: string;
-      title?: string;
-      span?: number;
-      widget?: Widget;
-      placeholder?: string;
-      picker?: string;
-      fill?: Record<string, string>;
-      addOnly?: boolean;
-      editOnly?: boolean;
-      readonly?: boolean;
-      visibleIf?: Expr;
-      disabledIf?: Expr;
-      rules?: string[];
-      [key: string]: unknown;
-    };
+export interface UploadDef {
+  accept?: string[];
+  maxSizeKb?: number;
+  maxCount?: number;
+  warnAt?: number;
+  warnMessage?: string;
+  width?: number;
+  height?: number;
+  sizeMessage?: string;
+  typeMessage?: string;
+}
+
+export interface LinesDef {
+  fields: FormFieldDef[];
+  itemSchema?: string;
+  min?: number;
+  max?: number;
+  uniqueBy?: { field?: string; message?: string };
+}
+
+export interface AreaDef {
+  nameField?: string;
+  levels?: number;
+}
+
+/** The object form of a form field (meta-schema `formField`), every option spelled out. */
+export interface FormFieldObject {
+  field: string;
+  title?: string;
+  span?: number;
+  widget?: Widget;
+  placeholder?: string;
+  picker?: string;
+  fill?: Record<string, string>;
+  addOnly?: boolean;
+  editOnly?: boolean;
+  readonly?: boolean;
+  visibleIf?: Expr;
+  disabledIf?: Expr;
+  upload?: UploadDef;
+  lines?: LinesDef;
+  area?: AreaDef;
+  rules?: RuleName[];
+}
+
+/** A form field as the meta-schema's `formField`: a name, or an object. */
+export type FormFieldDef = string | FormFieldObject;
 
 export interface ActionDef {
   key: string;

@@ -2,57 +2,10 @@
  * Typed `form`, `pickers`, `upload` and `lines` blocks of a resource file
  * (schemas/meta/resource.schema.json). ResourceFile keeps them loose; the form reads them here.
  */
-import type { Expr } from '../../../shared/expr.ts';
-import type { RuleName } from '../../../shared/validators.ts';
 import type { ResourceFile } from '../../../shared/resource.ts';
-import type { ColumnDef, FormFieldDef, SearchFieldDef, Widget } from '../common/views.ts';
+import type { AreaDef, ColumnDef, FormFieldDef, FormFieldObject, LinesDef, SearchFieldDef, UploadDef, Widget } from '../common/views.ts';
 
-export type { FormFieldDef, Widget };
-
-export interface UploadDef {
-  accept?: string[];
-  maxSizeKb?: number;
-  maxCount?: number;
-  warnAt?: number;
-  warnMessage?: string;
-  width?: number;
-  height?: number;
-  sizeMessage?: string;
-  typeMessage?: string;
-}
-
-export interface LinesDef {
-  fields: FormFieldDef[];
-  itemSchema?: string;
-  min?: number;
-  max?: number;
-  uniqueBy?: { field?: string; message?: string };
-}
-
-export interface AreaDef {
-  nameField?: string;
-  levels?: number;
-}
-
-/** The object form of a form field, every option spelled out. */
-export interface FormFieldObject {
-  field: string;
-  title?: string;
-  span?: number;
-  widget?: Widget;
-  placeholder?: string;
-  picker?: string;
-  fill?: Record<string, string>;
-  addOnly?: boolean;
-  editOnly?: boolean;
-  readonly?: boolean;
-  visibleIf?: Expr;
-  disabledIf?: Expr;
-  upload?: UploadDef;
-  lines?: LinesDef;
-  area?: AreaDef;
-  rules?: RuleName[];
-}
+export type { AreaDef, FormFieldDef, FormFieldObject, LinesDef, UploadDef, Widget };
 
 export interface FormSection {
   title: string;

@@ -3,7 +3,7 @@ import { Flex, Pagination, theme } from 'antd';
 import type { GridApi } from 'ag-grid-community';
 import type { QueryValue } from '../../api/http.ts';
 import type { ResourceFile } from '../../../shared/resource.ts';
-import { FormDialog } from '../form/FormDialog.tsx';
+import { RecordDialog, type RecordDialogState } from '../form/RecordDialog.tsx';
 import { useLabel, useRT } from '../common/i18n.ts';
 import type { Row } from '../common/params.ts';
 import { listColumnsOf, viewsOf, type ColumnDef } from '../common/views.ts';
@@ -43,7 +43,6 @@ export interface ListPageProps {
   narrow?: boolean;
 }
 
-type DialogState = { mode: 'add' | 'edit' | 'view'; id?: string; initial?: Record<string, unknown> };
 
 /** The schema list: search form, toolbar, ag-grid with server paging, row actions, dialogs. */
 export default function ListPage(props: ListPageProps) {
@@ -64,7 +63,7 @@ export default function ListPage(props: ListPageProps) {
   const { query, setFilters, reload } = data;
   const caps = useListCapabilities(resource);
   const [selected, setSelected] = useState<Row[]>([]);
-  const [dialog, setDialog] = useState<DialogState | undefined>();
+  const [dialog, setDialog] = useState<RecordDialogState | undefined>();
   const [gridApi, setGridApi] = useState<GridApi<Row> | undefined>();
   const [columnsVersion, setColumnsVersion] = useState(0);
   const [resetSignal, setResetSignal] = useState(0);
@@ -190,20 +189,14 @@ export default function ListPage(props: ListPageProps) {
         showTotal={(total) => t('list.total', { total })}
         onChange={(current, size) => data.setPage(size !== query.size ? 1 : current, size)}
       />
-      {dialog && (
-        <FormDialog
-          resource={resource}
-          mode={dialog.mode}
-          id={dialog.id}
-          initial={dialog.initial}
-          open
-          onClose={() => setDialog(undefined)}
-          onSaved={() => {
-            setDialog(undefined);
-            reload();
-          }}
-        />
-      )}
+      <RecordDialog
+        resource={resource}
+        state={dialog}
+        onDone={(saved) => {
+          setDialog(undefined);
+          if (saved) reload();
+        }}
+      />
       {runner.element}
     </Flex>
   );

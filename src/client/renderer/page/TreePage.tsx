@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo, useState, type Key } from 'react';
 import { ConfigProvider, Table, theme, type TableColumnsType } from 'antd';
 import type { QueryValue } from '../../api/http.ts';
 import type { ResourceFile } from '../../../shared/resource.ts';
-import { FormDialog } from '../form/FormDialog.tsx';
+import { RecordDialog, type RecordDialogState } from '../form/RecordDialog.tsx';
 import { useLabel, useRT } from '../common/i18n.ts';
 import { columnTitle } from '../common/labels.ts';
 import type { Row } from '../common/params.ts';
@@ -18,7 +18,6 @@ import { initialSearchValues, searchFieldsOf, toFilterParams } from '../list/sea
 import { isActionVisible, useActionRunner } from '../list/useActionRunner.tsx';
 import { keyOf, loadChildren, loadTree, treeShapeOf, withChildren } from './treeData.ts';
 
-type DialogState = { mode: 'add' | 'edit' | 'view'; id?: string; initial?: Record<string, unknown> };
 
 /** Tree table (departments, menus, regions): nested list, or children loaded on expand. */
 export default function TreePage({ resource }: { resource: ResourceFile }) {
@@ -41,7 +40,7 @@ export default function TreePage({ resource }: { resource: ResourceFile }) {
   const [loading, setLoading] = useState(false);
   const [expanded, setExpanded] = useState<Key[]>([]);
   const [selected, setSelected] = useState<Row[]>([]);
-  const [dialog, setDialog] = useState<DialogState | undefined>();
+  const [dialog, setDialog] = useState<RecordDialogState | undefined>();
   const [reloadCount, setReloadCount] = useState(0);
   const reload = useCallback(() => setReloadCount((n) => n + 1), []);
   const runner = useActionRunner(resource, reload);
@@ -190,20 +189,14 @@ export default function TreePage({ resource }: { resource: ResourceFile }) {
           expandable={{ expandedRowKeys: expanded, onExpandedRowsChange: (keys) => setExpanded([...keys]), onExpand }}
         />
       </ConfigProvider>
-      {dialog && (
-        <FormDialog
-          resource={resource}
-          mode={dialog.mode}
-          id={dialog.id}
-          initial={dialog.initial}
-          open
-          onClose={() => setDialog(undefined)}
-          onSaved={() => {
-            setDialog(undefined);
-            reload();
-          }}
-        />
-      )}
+      <RecordDialog
+        resource={resource}
+        state={dialog}
+        onDone={(saved) => {
+          setDialog(undefined);
+          if (saved) reload();
+        }}
+      />
       {runner.element}
     </div>
   );
