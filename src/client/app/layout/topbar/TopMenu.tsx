@@ -38,7 +38,9 @@ export function TopMenu() {
           label: label(item.name, item.nameEn),
         })),
       ]}
-      style={{ flex: '0 1 auto', minWidth: 96, background: 'transparent', borderBottom: 'none', lineHeight: '50px' }}
+      // A width from the item count: with an auto width antd measures the menu before it has any
+      // and folds every item into "…"; this width still shrinks (and folds) on narrow screens.
+      style={{ flex: '0 1 auto', width: (items.length + 1) * 116, minWidth: 96, background: 'transparent', borderBottom: 'none', lineHeight: '50px' }}
     />
   );
 }
