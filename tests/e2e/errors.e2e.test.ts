@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { describe, expect, test } from 'vitest';
 import { expectOk, signedIn } from '../support/client.ts';
-import { launchBrowser, type Browser } from './support/browser.ts';
-import { signIn, storedContent } from './support/shell.ts';
+import { storedContent } from './support/shell.ts';
+import { signedInSession } from './support/session.ts';
 
 interface LoggedError {
   type: string;
@@ -14,22 +13,10 @@ interface LoggedError {
 
 // View errors are stored locally and uploaded later to the error log.
 describe('error logging', () => {
-  let server: TestServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    server = await startTestServer();
-    browser = await launchBrowser();
-    await signIn(browser.page, server.url);
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const session = signedInSession();
 
   test('a window error is stored with type, message, stack, url and time, then uploaded', async () => {
-    const { page } = browser;
+    const { page } = session.browser;
     await page.evaluate(() => {
       setTimeout(() => {
         throw new Error('e2e view failure');
@@ -39,7 +26,7 @@ describe('error logging', () => {
       .poll(async () => ((await storedContent<LoggedError[]>(page, 'errorLog')) ?? []).map((e) => e.message))
       .toContain('e2e view failure');
     const [entry] = (await storedContent<LoggedError[]>(page, 'errorLog'))!;
-    expect(entry).toMatchObject({ type: 'window.error', url: expect.stringContaining(server.url) });
+    expect(entry).toMatchObject({ type: 'window.error', url: expect.stringContaining(session.server.url) });
     expect(entry.stack).toContain('e2e view failure');
     expect(entry.time).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
 
@@ -49,8 +36,8 @@ describe('error logging', () => {
     expect((await upload).method()).toBe('POST');
     await expect.poll(async () => (await storedContent<LoggedError[]>(page, 'errorLog'))?.length ?? 0).toBe(0);
 
-    // The server's error log now holds it as a view error.
-    const api = await signedIn(server.url);
+    // The session.server's error log now holds it as a view error.
+    const api = await signedIn(session.server.url);
     const page1 = expectOk(await api.get('/blade-log/error/list', { current: 1, size: 20 })) as {
       records: { errorType: string; message: string; stackTrace: string; url: string }[];
     };

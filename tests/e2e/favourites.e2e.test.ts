@@ -1,9 +1,8 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
-import { startTestServer, type TestServer } from '../support/server.ts';
 import { signedIn } from '../support/client.ts';
-import { launchBrowser, type Browser } from './support/browser.ts';
 import { expectMessage, seededLeaves, signIn } from './support/shell.ts';
+import { signedInSession } from './support/session.ts';
 
 const chosen = ['salesOrder', 'purchaseIn', 'receipt', 'goods', 'customer'];
 const sixth = 'supplier';
@@ -21,22 +20,10 @@ async function quickMenuNames(page: Page): Promise<string[]> {
 
 // Acceptance 4: up to 5 favourites, the 6th refused, kept on the server across sign-ins.
 describe('favourite menus', () => {
-  let server: TestServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    server = await startTestServer();
-    browser = await launchBrowser();
-    await signIn(browser.page, server.url);
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const session = signedInSession();
 
   test('five favourites can be ticked; the sixth is refused with 最多设置5个常用菜单！', async () => {
-    const { page } = browser;
+    const { page } = session.browser;
     expect(await quickMenuNames(page)).toEqual([]);
     await page.getByTestId('quick-menu-edit').click();
     for (const code of chosen) await tick(page, code);
@@ -53,8 +40,8 @@ describe('favourite menus', () => {
     await expect.poll(() => quickMenuNames(page)).toEqual(chosen.map(nameOf));
   });
 
-  test('the server refuses a sixth favourite too', async () => {
-    const api = await signedIn(server.url);
+  test('the session.server refuses a sixth favourite too', async () => {
+    const api = await signedIn(session.server.url);
     const list = (await api.get('/blade-system/fastmenu/list')).body.data as { menuId: string }[];
     expect(list).toHaveLength(5);
     const routes = (await api.get('/blade-system/menu/routes')).body.data as {
@@ -74,7 +61,7 @@ describe('favourite menus', () => {
   });
 
   test('a favourite opens its page; the sidebar popover lists them', async () => {
-    const { page } = browser;
+    const { page } = session.browser;
     await page
       .getByTestId('quick-menu-item')
       .filter({ hasText: nameOf('receipt') })
@@ -86,12 +73,12 @@ describe('favourite menus', () => {
   });
 
   test('favourites survive signing out and in again', async () => {
-    const { page } = browser;
+    const { page } = session.browser;
     await page.getByTestId('user-menu').click();
     await page.getByRole('menuitem', { name: '退出登录' }).click();
     await page.getByRole('button', { name: '确定' }).click();
     await page.waitForURL(/\/login$/);
-    await signIn(page, server.url);
+    await signIn(page, session.server.url);
     await expect.poll(() => quickMenuNames(page)).toEqual(chosen.map(nameOf));
   });
 });

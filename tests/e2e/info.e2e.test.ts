@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { startTestServer, type TestServer } from '../support/server.ts';
+import { describe, expect, test } from 'vitest';
 import { signedIn } from '../support/client.ts';
-import { launchBrowser, screenshot, type Browser } from './support/browser.ts';
-import { expectMessage, settle, signIn } from './support/shell.ts';
+import { screenshot } from './support/browser.ts';
+import { expectMessage, settle } from './support/shell.ts';
+import { signedInSession } from './support/session.ts';
 
 /** A valid 1×1 PNG. */
 const PNG = Buffer.from(
@@ -12,22 +12,10 @@ const PNG = Buffer.from(
 
 // /info/index: personal info (avatar rule, realName/phone/email) and the change-password rules.
 describe('personal information', () => {
-  let server: TestServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    server = await startTestServer();
-    browser = await launchBrowser();
-    await signIn(browser.page, server.url);
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const session = signedInSession();
 
   test('the user menu hides personal info for the account named admin', async () => {
-    const { page } = browser;
+    const { page } = session.browser;
     await page.getByTestId('user-menu').click();
     await page.getByRole('menuitem', { name: '控制台' }).waitFor();
     await expect(page.getByRole('menuitem', { name: '个人信息' }).count()).resolves.toBe(0);
@@ -35,8 +23,8 @@ describe('personal information', () => {
   });
 
   test('the page shows the two tabs and the stored profile', async () => {
-    const { page } = browser;
-    await page.goto(`${server.url}/info/index`);
+    const { page } = session.browser;
+    await page.goto(`${session.server.url}/info/index`);
     const info = page.getByTestId('info-page');
     await info.getByRole('tab', { name: '个人信息' }).waitFor();
     await info.getByRole('tab', { name: '修改密码' }).waitFor();
@@ -47,7 +35,7 @@ describe('personal information', () => {
   });
 
   test('switching tabs keeps what was typed (open tabs stay alive)', async () => {
-    const { page } = browser;
+    const { page } = session.browser;
     await page.getByLabel('姓名').fill('尚未保存的输入');
     const tab = (label: string) =>
       page
@@ -62,7 +50,7 @@ describe('personal information', () => {
   });
 
   test('an avatar that is not png/jpg or exceeds 500 kb is refused with the rule message', async () => {
-    const { page } = browser;
+    const { page } = session.browser;
     const input = page.locator('[data-testid=info-page] input[type=file]');
     await input.setInputFiles({ name: 'avatar.gif', mimeType: 'image/gif', buffer: Buffer.from('GIF89a') });
     await expectMessage(page, '只能上传jpg/png用户头像，且不超过500kb');
@@ -72,7 +60,7 @@ describe('personal information', () => {
   });
 
   test('a png avatar uploads, and the profile saves through update-info', async () => {
-    const { page } = browser;
+    const { page } = session.browser;
     await page.locator('[data-testid=info-page] input[type=file]').setInputFiles({
       name: 'avatar.png',
       mimeType: 'image/png',
@@ -84,14 +72,14 @@ describe('personal information', () => {
     await page.getByLabel('邮箱').fill('root@example.com');
     await page.getByRole('button', { name: '提交' }).first().click();
     await expectMessage(page, '保存成功！');
-    const api = await signedIn(server.url);
+    const api = await signedIn(session.server.url);
     const info = (await api.get('/blade-system/user/info')).body.data;
     expect(info).toMatchObject({ realName: '系统管理员', email: 'root@example.com' });
     expect(String(info.avatar)).not.toBe('');
   });
 
   test('change password: the confirmation must match, and the new password works', async () => {
-    const { page } = browser;
+    const { page } = session.browser;
     await page.getByTestId('info-page').getByRole('tab', { name: '修改密码' }).click();
     await page.getByLabel('原密码').fill('admin');
     await page.getByLabel('新密码').fill('admin-2');
@@ -101,6 +89,6 @@ describe('personal information', () => {
     await page.getByLabel('确认密码').fill('admin-2');
     await page.locator('form[id=password]').getByRole('button', { name: '提交' }).click();
     await expectMessage(page, '密码修改成功');
-    await signedIn(server.url, '000000', 'admin', 'admin-2');
+    await signedIn(session.server.url, '000000', 'admin', 'admin-2');
   });
 });

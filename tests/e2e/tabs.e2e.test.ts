@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
-import { startTestServer, type TestServer } from '../support/server.ts';
-import { launchBrowser, screenshot, type Browser } from './support/browser.ts';
+import { screenshot } from './support/browser.ts';
 import {
   activeTabLabel,
   expectMessage,
@@ -9,9 +8,9 @@ import {
   openFromSidebar,
   seededLeaves,
   settle,
-  signIn,
   tabLabels,
 } from './support/shell.ts';
+import { signedInSession } from './support/session.ts';
 
 /** In-app menu pages with distinct names (no frames, no external links). */
 const pages = seededLeaves().filter(
@@ -42,22 +41,10 @@ async function rightClickTab(page: Page, label: string, item: string) {
 
 // Acceptance 3: 15 tabs, the 16th refused, closing rules, context menu, survival across reload.
 describe('tab bar', () => {
-  let server: TestServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    server = await startTestServer();
-    browser = await launchBrowser();
-    await signIn(browser.page, server.url);
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const session = signedInSession();
 
   test('the home tab alone is not closable; a second tab makes both closable', async () => {
-    const { page } = browser;
+    const { page } = session.browser;
     expect(await tabLabels(page)).toEqual(['首页']);
     await expect(page.locator('.ant-tabs-tab-remove').count()).resolves.toBe(0);
     await openFromSidebar(page, pages[0].code);
@@ -66,7 +53,7 @@ describe('tab bar', () => {
   });
 
   test('15 menus give 15 tabs; the 16th is refused with the message', async () => {
-    const { page } = browser;
+    const { page } = session.browser;
     // Close the home tab so that 15 tabs are 15 menus.
     await page
       .getByTestId('tab-bar')
@@ -91,14 +78,14 @@ describe('tab bar', () => {
 
     // Typing the address of a 16th page is refused the same way (after the first toast is gone).
     await page.locator('.ant-message-notice').first().waitFor({ state: 'detached', timeout: 10_000 });
-    await page.goto(`${server.url}${extra.path}`);
+    await page.goto(`${session.server.url}${extra.path}`);
     await expectMessage(page, '最多打开15个菜单');
     await expect.poll(() => new URL(page.url()).pathname).toBe(pages[14].path);
     expect((await tabLabels(page)).length).toBe(15);
   });
 
   test('tabs survive a reload', async () => {
-    const { page } = browser;
+    const { page } = session.browser;
     const labels = await tabLabels(page);
     await page.reload();
     await page.getByTestId('tab-bar').waitFor();
@@ -107,7 +94,7 @@ describe('tab bar', () => {
   });
 
   test('closing the active tab opens the previous one, or the new first one', async () => {
-    const { page } = browser;
+    const { page } = session.browser;
     const tabBar = page.getByTestId('tab-bar');
     await tabBar.locator('.ant-tabs-tab-active .ant-tabs-tab-remove').click();
     await expect.poll(() => activeTabLabel(page)).toBe(pages[13].name);
@@ -123,7 +110,7 @@ describe('tab bar', () => {
   });
 
   test('context menu: clear cache asks first and confirms with 清除完毕', async () => {
-    const { page } = browser;
+    const { page } = session.browser;
     await rightClickTab(page, pages[1].name, '清除缓存');
     await page.getByText('是否需要清除缓存?').waitFor();
     await page.getByRole('button', { name: '确定' }).click();
@@ -131,14 +118,14 @@ describe('tab bar', () => {
   });
 
   test('context menu: close others keeps only that tab', async () => {
-    const { page } = browser;
+    const { page } = session.browser;
     await rightClickTab(page, pages[5].name, '关闭其他');
     await expect.poll(() => tabLabels(page)).toEqual([pages[5].name]);
     await expect.poll(() => new URL(page.url()).pathname).toBe(pages[5].path);
   });
 
   test('context menu: close all returns to the welcome tab', async () => {
-    const { page } = browser;
+    const { page } = session.browser;
     await openFromSidebar(page, pages[6].code);
     await expect.poll(() => tabLabels(page)).toEqual([pages[5].name, pages[6].name]);
     await rightClickTab(page, pages[6].name, '关闭全部');
@@ -147,7 +134,7 @@ describe('tab bar', () => {
   });
 
   test('screenshot: the home route with tabs open', async () => {
-    const { page } = browser;
+    const { page } = session.browser;
     for (const menu of pages.slice(0, 4)) await openFromSidebar(page, menu.code);
     await expect.poll(() => tabLabels(page)).toEqual(['首页', ...pages.slice(0, 4).map((m) => m.name)]);
     await tabNamed(page, '首页').click();

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
-import { startTestServer, type TestServer } from '../support/server.ts';
-import { launchBrowser, screenshot, type Browser } from './support/browser.ts';
-import { settle, signIn, storedContent } from './support/shell.ts';
+import { screenshot } from './support/browser.ts';
+import { settle, storedContent } from './support/shell.ts';
+import { signedInSession } from './support/session.ts';
 
 const themes = ['default', 'white', 'dark', 'colourful', 'smart', 'iview', 'vip', 'cool', 'd2', 'hey', 'lte'];
 
@@ -27,22 +27,10 @@ async function pickTheme(page: Page, name: string) {
 
 // Acceptance 5: each theme really changes the colours and is kept across reloads.
 describe('themes', () => {
-  let server: TestServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    server = await startTestServer();
-    browser = await launchBrowser();
-    await signIn(browser.page, server.url);
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const session = signedInSession();
 
   test('each of the 11 themes paints the page differently', async () => {
-    const { page } = browser;
+    const { page } = session.browser;
     const seen = new Map<string, string>();
     for (const name of themes) {
       await pickTheme(page, name);
@@ -57,13 +45,13 @@ describe('themes', () => {
   });
 
   test('the default sidebar uses #28375A', async () => {
-    const { page } = browser;
+    const { page } = session.browser;
     await pickTheme(page, 'default');
     expect((await paint(page)).sider).toBe('rgb(40, 55, 90)');
   });
 
   test('the dark theme is kept after a reload and applied before the app starts', async () => {
-    const { page } = browser;
+    const { page } = session.browser;
     await pickTheme(page, 'dark');
     // The boot script in index.html sets the theme before any bundle runs.
     await page.route('**/assets/*.js', (route) => route.abort());

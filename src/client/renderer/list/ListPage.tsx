@@ -15,7 +15,8 @@ import type { RowButton } from './RowActions.tsx';
 import { SearchForm } from './SearchForm.tsx';
 import { initialSearchValues, searchFieldsOf, toFilterParams } from './searchParams.ts';
 import { exportRows, transferEndpoint } from './transfer.ts';
-import { isActionVisible, useActionRunner } from './useActionRunner.tsx';
+import { useActionRunner } from './useActionRunner.tsx';
+import { recordActionLabels, recordRowButtons } from './rowButtons.ts';
 import { useListData } from './useListData.ts';
 
 export const PAGE_SIZES = [10, 30, 50, 100, 200];
@@ -77,42 +78,10 @@ export default function ListPage(props: ListPageProps) {
   const importEndpoint = caps.canAdd ? transferEndpoint(resource, 'import') : undefined;
 
   const rowButtons = useCallback(
-    (row: Row): RowButton[] => {
-      const id = String(row.id ?? '');
-      const buttons: RowButton[] = [];
-      if (caps.canView)
-        buttons.push({ key: '__view', label: t('list.view'), onClick: () => setDialog({ mode: 'view', id }) });
-      if (caps.canEdit)
-        buttons.push({ key: '__edit', label: t('list.edit'), onClick: () => setDialog({ mode: 'edit', id }) });
-      if (caps.canDelete)
-        buttons.push({
-          key: '__delete',
-          label: t('list.delete'),
-          danger: true,
-          onClick: () => runner.remove([row], false),
-        });
-      for (const action of caps.rowActions) {
-        if (!isActionVisible(action, row)) continue;
-        buttons.push({
-          key: action.key,
-          label: label(action.label, action.labelEn),
-          danger: action.danger,
-          onClick: () => runner.run(action, [row]),
-        });
-      }
-      return buttons;
-    },
+    (row: Row): RowButton[] => recordRowButtons(row, { caps, t, label, runner, openDialog: setDialog }),
     [caps, t, label, runner],
   );
-  const actionLabels = useMemo(
-    () => [
-      ...(caps.canView ? [t('list.view')] : []),
-      ...(caps.canEdit ? [t('list.edit')] : []),
-      ...(caps.canDelete ? [t('list.delete')] : []),
-      ...caps.rowActions.map((a) => label(a.label, a.labelEn)),
-    ],
-    [caps, t, label],
-  );
+  const actionLabels = useMemo(() => recordActionLabels({ caps, t, label }), [caps, t, label]);
 
   const fill = props.gridHeight === undefined;
   return (

@@ -15,7 +15,8 @@ import { ListToolbar } from '../list/ListToolbar.tsx';
 import { RowActionButtons, actionsColumnWidth, type RowButton } from '../list/RowActions.tsx';
 import { SearchForm } from '../list/SearchForm.tsx';
 import { initialSearchValues, searchFieldsOf, toFilterParams } from '../list/searchParams.ts';
-import { isActionVisible, useActionRunner } from '../list/useActionRunner.tsx';
+import { useActionRunner } from '../list/useActionRunner.tsx';
+import { recordActionLabels, recordRowButtons } from '../list/rowButtons.ts';
 import { keyOf, loadChildren, loadTree, treeShapeOf, withChildren } from './treeData.ts';
 
 
@@ -76,48 +77,22 @@ export default function TreePage({ resource }: { resource: ResourceFile }) {
 
   const rowButtons = useCallback(
     (row: Row): RowButton[] => {
-      const id = String(row.id ?? '');
-      const buttons: RowButton[] = [];
-      if (caps.canAdd) {
-        const preset = { [shape.parentField]: keyOf(shape, row) };
-        buttons.push({
-          key: '__addChild',
-          label: t('tree.addChild'),
-          onClick: () => setDialog({ mode: 'add', initial: preset }),
-        });
-      }
-      if (caps.canView)
-        buttons.push({ key: '__view', label: t('list.view'), onClick: () => setDialog({ mode: 'view', id }) });
-      if (caps.canEdit)
-        buttons.push({ key: '__edit', label: t('list.edit'), onClick: () => setDialog({ mode: 'edit', id }) });
-      if (caps.canDelete)
-        buttons.push({
-          key: '__delete',
-          label: t('list.delete'),
-          danger: true,
-          onClick: () => runner.remove([row], false),
-        });
-      for (const action of caps.rowActions) {
-        if (isActionVisible(action, row))
-          buttons.push({
-            key: action.key,
-            label: label(action.label, action.labelEn),
-            onClick: () => runner.run(action, [row]),
-          });
-      }
-      return buttons;
+      const addChild: RowButton[] = caps.canAdd
+        ? [
+            {
+              key: '__addChild',
+              label: t('tree.addChild'),
+              onClick: () => setDialog({ mode: 'add', initial: { [shape.parentField]: keyOf(shape, row) } }),
+            },
+          ]
+        : [];
+      return [...addChild, ...recordRowButtons(row, { caps, t, label, runner, openDialog: setDialog })];
     },
     [caps, shape, t, label, runner],
   );
 
   const tableColumns = useMemo<TableColumnsType<Row>>(() => {
-    const labels = [
-      ...(caps.canAdd ? [t('tree.addChild')] : []),
-      ...(caps.canView ? [t('list.view')] : []),
-      ...(caps.canEdit ? [t('list.edit')] : []),
-      ...(caps.canDelete ? [t('list.delete')] : []),
-      ...caps.rowActions.map((a) => label(a.label, a.labelEn)),
-    ];
+    const labels = [...(caps.canAdd ? [t('tree.addChild')] : []), ...recordActionLabels({ caps, t, label })];
     const data: TableColumnsType<Row> = columns
       .filter((column) => !column.hidden)
       .map((column) => ({
