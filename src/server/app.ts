@@ -34,7 +34,7 @@ export async function createServer(config: ServerConfig, opts: { schemasDir?: st
     registerSystemHandlers(services);
     await seed(services);
     for (const model of registry.models.values()) await services.store.recount(model);
-    await optimize(database);
+    await optimize(database, { mergeAbove: 1 });
     // The usual log records service events (start-up here; tenant creation and imports elsewhere).
     await services.store.insert(services.m('log-usual'), { tenantId: '000000', userId: '0' }, {
       serviceId: 'erp-console', logLevel: 'INFO', logId: 'startup', logData: `服务启动（${database.kind}）`,

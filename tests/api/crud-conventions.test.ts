@@ -159,4 +159,24 @@ describe.each(databases())('list, filter, update and remove conventions ($name)'
     expect(viaGateway.status).toBe(200);
     expect(viaGateway.body).toEqual(viaApi.body);
   });
+  test('a repeated search is answered from its kept matches, yet every write shows at once', async () => {
+    const search = { paramName: 'conv乙', descs: 'param_key' };
+    const before = await page(search);
+    const second = await page({ ...search, current: 2 });
+    expect(second.total).toBe(before.total);
+    expect(second.records.map((r) => r.id)).not.toContain(before.records[0].id);
+    // A write through the API.
+    const added = expectOk<Param>(await admin.post('/blade-system/param/submit', { paramName: '甲conv乙-zz', paramKey: 'conv.kzz', paramValue: 'z' }));
+    const after = await page(search);
+    expect(after.total).toBe(before.total + 1);
+    expect(after.records[0].id).toBe(added.id);
+    // A write straight to the table, past the engine (as hand-written handlers do): seen at once too.
+    await server.services.store.db.updateTable('blade_param').set({ param_name: '不再匹配' }).where('id', '=', added.id).execute();
+    const renamed = await page(search);
+    expect(renamed.total).toBe(before.total);
+    expect(renamed.records.map((r) => r.id)).not.toContain(added.id);
+    // A removed row leaves the kept matches as well.
+    expectOk(await admin.call('POST', '/blade-system/param/remove', { query: { ids: before.records[0].id } }), 'remove');
+    expect((await page(search)).total).toBe(before.total - 1);
+  });
 });

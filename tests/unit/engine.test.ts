@@ -101,3 +101,37 @@ describe('validation with the schema messages', () => {
     expect(fail({ demoName: 'a', kind: 'plain' })).toBeUndefined();
   });
 });
+
+describe('contains-search and write tracking helpers', () => {
+  it('covering trigrams cover every character, longest texts included', async () => {
+    const { coveringTrigrams } = await import('../../src/server/engine/query.ts');
+    expect(coveringTrigrams('abc')).toEqual(['abc']);
+    expect(coveringTrigrams('01234号')).toEqual(['012', '34号']);
+    expect(coveringTrigrams('商贸有限公司')).toEqual(['商贸有', '限公司']);
+    expect(coveringTrigrams('abcdefg')).toEqual(['abc', 'def', 'efg']);
+    for (const text of ['abcd', '一二三四五六七八', '0012345号']) {
+      const covered = new Set<number>();
+      for (const tri of coveringTrigrams(text)) {
+        const at = [...text].join('').indexOf(tri);
+        expect(at).toBeGreaterThanOrEqual(0);
+        for (let i = 0; i < [...tri].length; i++) covered.add([...text.slice(0, at)].length + i);
+      }
+      expect(covered.size).toBe([...text].length);
+    }
+  });
+
+  it('the written table is known for builder and raw writes, and reads are not writes', async () => {
+    const { Kysely, SqliteDialect, sql } = await import('kysely');
+    const { default: Sqlite } = await import('better-sqlite3');
+    const { writtenTable } = await import('../../src/server/db/connect.ts');
+    const db = new Kysely<Record<string, Record<string, unknown>>>({ dialect: new SqliteDialect({ database: new Sqlite(':memory:') }) });
+    expect(writtenTable(db.insertInto('erp_a').values({ x: 1 }).toOperationNode())).toBe('erp_a');
+    expect(writtenTable(db.updateTable('erp_b').set({ x: 1 }).toOperationNode())).toBe('erp_b');
+    expect(writtenTable(db.deleteFrom('erp_c').where('x', '=', 1).toOperationNode())).toBe('erp_c');
+    expect(writtenTable(sql`insert into erp_row_count (n) values (${1})`.toOperationNode())).toBe('erp_row_count');
+    expect(writtenTable(sql`update "blade_user" set x = 1`.toOperationNode())).toBe('blade_user');
+    expect(writtenTable(db.selectFrom('erp_a').selectAll().toOperationNode())).toBeUndefined();
+    expect(writtenTable(sql`select * from erp_a`.toOperationNode())).toBeUndefined();
+    await db.destroy();
+  });
+});

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, type KyselyPlugin, type OperationNode, type PluginTransformQueryArgs, type PluginTransformResultArgs, type QueryResult, type RootOperationNode, type UnknownRow } from 'kysely';
 
 export type DbKind = 'sqlite' | 'postgres';
 
@@ -14,6 +14,46 @@ export interface Database {
   kind: DbKind;
   db: Db;
   close(): Promise<void>;
+  /** Called with the table name of every insert, update or delete, however it was written. */
+  onWrite(listener: (table: string) => void): void;
+}
+
+const RAW_WRITE = /^\s*(?:insert\s+(?:or\s+\w+\s+)?into|update|delete\s+from)\s+"?(\w+)"?/i;
+
+function tableName(node: OperationNode | undefined): string | undefined {
+  if (!node) return undefined;
+  const n = node as unknown as { kind: string; table?: { identifier?: { name?: string } }; node?: OperationNode };
+  if (n.kind === 'TableNode') return n.table?.identifier?.name;
+  if (n.kind === 'AliasNode') return tableName(n.node);
+  return undefined;
+}
+
+/** The table a query writes, from its operation tree (builders) or its text (raw `sql`). */
+export function writtenTable(node: RootOperationNode): string | undefined {
+  const n = node as unknown as { kind: string; into?: OperationNode; table?: OperationNode; from?: { froms?: OperationNode[] }; sqlFragments?: readonly string[] };
+  if (n.kind === 'InsertQueryNode') return tableName(n.into);
+  if (n.kind === 'UpdateQueryNode') return tableName(n.table);
+  if (n.kind === 'DeleteQueryNode') return tableName(n.from?.froms?.[0]);
+  if (n.kind === 'RawNode') return RAW_WRITE.exec((n.sqlFragments ?? []).join('?'))?.[1];
+  return undefined;
+}
+
+/**
+ * Tells listeners of every write, so read caches are cleared even by hand-written handlers that
+ * update tables directly rather than through the store.
+ */
+class WriteWatcher implements KyselyPlugin {
+  readonly listeners = new Set<(table: string) => void>();
+  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
+    if (this.listeners.size) {
+      const table = writtenTable(args.node);
+      if (table) for (const listener of this.listeners) listener(table);
+    }
+    return args.node;
+  }
+  async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    return args.result;
+  }
 }
 
 /**
@@ -37,10 +77,26 @@ function cachePreparedStatements(sqlite: SqliteDatabase.Database, limit = 1000) 
 }
 
 /** Refreshes the SQLite planner's statistics (cheap: analysis_limit); PostgreSQL runs autovacuum/analyze itself. */
-export async function optimize(database: Database): Promise<void> {
+export async function optimize(database: Database, opts: { mergeAbove?: number } = {}): Promise<void> {
   if (database.kind !== 'sqlite') return;
   const { sql } = await import('kysely');
   await sql`pragma optimize = 0x10002`.execute(database.db);
+  await mergeSearchIndexes(database, opts.mergeAbove ?? 8);
+}
+
+/**
+ * Bulk writes leave a trigram index in many segments, and a search reads every one of them
+ * (1,000,000 names: 9 segments 0.61 ms per search, merged 0.42 ms). Merges indexes holding more
+ * than `above` segments; at start and after an import with 1, on the periodic run only when many.
+ */
+async function mergeSearchIndexes(database: Database, above: number): Promise<void> {
+  const { sql } = await import('kysely');
+  const tables = await sql<{ name: string }>`select name from sqlite_master where type = 'table' and sql like 'CREATE VIRTUAL TABLE%fts5%'`.execute(database.db);
+  for (const { name } of tables.rows) {
+    if (!/^\w+$/.test(name)) continue;
+    const segments = await sql<{ n: unknown }>`select count(distinct segid) as n from ${sql.table(`${name}_idx`)}`.execute(database.db);
+    if (Number(segments.rows[0]?.n ?? 0) > above) await sql.raw(`insert into ${name}(${name}) values ('optimize')`).execute(database.db);
+  }
 }
 
 export function openDatabase(opts: { dataDir: string; databaseUrl?: string }): Database {
@@ -49,8 +105,9 @@ export function openDatabase(opts: { dataDir: string; databaseUrl?: string }): D
     // An idle connection that PostgreSQL ends (restart, admin terminate) must not crash the process:
     // the pool drops it and opens a new one on the next query.
     pool.on('error', (error) => console.error(`[${new Date().toISOString()}] WARN idle PostgreSQL connection lost: ${error.message}`));
-    const db: Db = new Kysely({ dialect: new PostgresDialect({ pool }) });
-    return { kind: 'postgres', db, close: () => db.destroy() };
+    const watcher = new WriteWatcher();
+    const db: Db = new Kysely({ dialect: new PostgresDialect({ pool }), plugins: [watcher] });
+    return { kind: 'postgres', db, close: () => db.destroy(), onWrite: (l) => watcher.listeners.add(l) };
   }
   fs.mkdirSync(opts.dataDir, { recursive: true });
   const file = path.join(opts.dataDir, 'erp.sqlite');
@@ -64,6 +121,7 @@ export function openDatabase(opts: { dataDir: string; databaseUrl?: string }): D
   // ANALYZE reads a sample, so keeping planner statistics fresh stays cheap on big tables.
   sqlite.pragma('analysis_limit = 1000');
   cachePreparedStatements(sqlite);
-  const db: Db = new Kysely({ dialect: new SqliteDialect({ database: sqlite }) });
-  return { kind: 'sqlite', db, close: () => db.destroy() };
+  const watcher = new WriteWatcher();
+  const db: Db = new Kysely({ dialect: new SqliteDialect({ database: sqlite }), plugins: [watcher] });
+  return { kind: 'sqlite', db, close: () => db.destroy(), onWrite: (l) => watcher.listeners.add(l) };
 }

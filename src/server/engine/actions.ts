@@ -287,6 +287,6 @@ export async function importRows(ctx: Ctx, model: Model): Promise<{ count: numbe
   if (errors.length) throw badRequest(`导入失败，未写入任何数据。${errors.slice(0, 20).join('；')}${errors.length > 20 ? `；等共${errors.length}处错误` : ''}`, { errors });
   if (!rows.length) throw badRequest('文件中没有数据行');
   await ctx.services.store.transaction((db) => ctx.services.store.insertMany(model, caller, rows, db));
-  await optimize(ctx.services.database); // a big import changes the best plans
+  await optimize(ctx.services.database, { mergeAbove: 1 }); // a big import changes the best plans and splits the search index
   return { count: rows.length };
 }

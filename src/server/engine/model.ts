@@ -189,11 +189,18 @@ export function toDb(field: FieldModel, value: unknown, dialect: 'sqlite' | 'pos
   }
 }
 
+/** Fields a read returns, per model (secrets never leave the server); computed once. */
+const READABLE = new WeakMap<Model, FieldModel[]>();
+
 export function rowFromDb(model: Model, row: Record<string, unknown>, dialect: 'sqlite' | 'postgres'): Record<string, unknown> {
+  let readable = READABLE.get(model);
+  if (!readable) READABLE.set(model, (readable = [...model.filterable.values()].filter((f) => !f.secret)));
   const out: Record<string, unknown> = {};
-  for (const f of model.filterable.values()) {
-    if (f.secret) continue;
-    if (f.column in row) out[f.name] = fromDb(f, row[f.column], dialect);
+  for (const f of readable) {
+    const value = row[f.column];
+    if (value === undefined) continue;
+    // Text columns come back as they are stored: no conversion call for most of a row.
+    out[f.name] = value === null ? null : f.kind === 'string' || f.kind === 'text' ? (typeof value === 'bigint' ? value.toString() : value) : fromDb(f, value, dialect);
   }
   return out;
 }

@@ -58,6 +58,15 @@ export function parseFilters(model: Model, params: Record<string, unknown>, styl
   return out;
 }
 
+/** Trigrams that together cover every character of the text: every third one, and the last. */
+export function coveringTrigrams(text: string): string[] {
+  const chars = [...text];
+  const out: string[] = [];
+  for (let i = 0; i + 3 <= chars.length; i += 3) out.push(chars.slice(i, i + 3).join(''));
+  if (chars.length % 3) out.push(chars.slice(-3).join(''));
+  return [...new Set(out)];
+}
+
 function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
@@ -81,9 +90,11 @@ export function conditionSql(eb: EB, c: Condition, dialect: 'sqlite' | 'postgres
   switch (c.op) {
     case '_like':
       // Three characters or more: the trigram index answers instead of scanning every row.
+      // The index finds rows holding a set of trigrams covering the text (no positions to compare:
+      // cheaper than a phrase); LIKE then checks those few rows for the whole text.
       if (dialect === 'sqlite' && c.fts && [...text].length >= 3) {
-        const phrase = `"${text.replace(/"/g, '""')}"`;
-        return sql<SqlBool>`rowid in (select rowid from ${sql.ref(c.fts)} where ${sql.ref(c.field.column)} match ${phrase})`;
+        const terms = coveringTrigrams(text).map((t) => `"${t.replace(/"/g, '""')}"`).join(' AND ');
+        return sql<SqlBool>`(rowid in (select rowid from ${sql.ref(c.fts)} where ${sql.ref(c.field.column)} match ${terms}) and ${like(`%${escapeLike(text)}%`)})`;
       }
       return like(`%${escapeLike(text)}%`);
     case '_notlike':
@@ -114,6 +125,11 @@ export function conditionSql(eb: EB, c: Condition, dialect: 'sqlite' | 'postgres
       return eb(c.field.column, '<', date());
     case '_dateequal':
       return sql<SqlBool>`substr(${col}, 1, 10) = ${date().slice(0, 10)}`;
+    case '_in': {
+      // Internal (data scopes): never parsed from a query string.
+      const values = (c.value as unknown[]).map((v) => toDb(c.field, v, dialect));
+      return values.length ? eb(c.field.column, 'in', values) : sql<SqlBool>`1 = 0`;
+    }
     case '_null':
       return eb(c.field.column, 'is', null);
     case '_notnull':

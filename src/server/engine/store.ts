@@ -10,6 +10,16 @@ import { ApiError, badRequest, notFound } from '../http/envelope.ts';
 
 export const PLATFORM_TENANT = '000000';
 
+/** Filtered list searches: matches kept per search, how long, and how many ids in all (≈ 40 MB). */
+const SEARCH_CAP = 20_000;
+const SEARCH_TTL_MS = 2000;
+const SEARCH_MEMORY_IDS = 1_000_000;
+const SEARCH_ENTRIES = 5000;
+
+function conditionKey(conditions: Condition[] | undefined): string {
+  return (conditions ?? []).map((c) => (c.any ? `(${conditionKey(c.any)})` : `${c.field.name}${c.op}=${String(c.value)}`)).join('&');
+}
+
 /** Who is acting: stamped on rows and used to scope every query. */
 export interface Actor {
   tenantId: string;
@@ -30,7 +40,25 @@ export class Store {
   /** Short-lived read cache per table (lookups, session checks); any write to the table clears it. */
   private readCache = new Map<string, Map<string, { at: number; value: unknown }>>();
 
-  constructor(public database: Database) {}
+  /** Ordered ids matching a filtered list query, so the next page, a refresh or another user's same search skips the search. */
+  private searches = new Map<string, { table: string; at: number; ids: string[] }>();
+  private searchedIds = 0;
+
+  /** Tables written inside each open transaction: their caches are cleared again once it commits. */
+  private pendingWrites = new WeakMap<Db, Set<string>>();
+
+  constructor(public database: Database) {
+    database.onWrite((table) => this.noteWrite(table));
+  }
+
+  private noteWrite(table: string): void {
+    this.invalidate(table);
+    const open = this.current.getStore();
+    if (!open) return;
+    let tables = this.pendingWrites.get(open);
+    if (!tables) this.pendingWrites.set(open, (tables = new Set()));
+    tables.add(table);
+  }
 
   /**
    * A read that may be served from memory for `ttlMs`. Writes through this store clear the table's
@@ -51,6 +79,12 @@ export class Store {
 
   invalidate(table: string): void {
     this.readCache.delete(table);
+    if (!this.searches.size) return;
+    for (const [key, entry] of this.searches) {
+      if (entry.table !== table) continue;
+      this.searches.delete(key);
+      this.searchedIds -= entry.ids.length;
+    }
   }
 
   get db(): Db {
@@ -121,8 +155,10 @@ export class Store {
   }
 
   /**
-   * One page and its total. Unfiltered: the row counter. Filtered: one query with count(*) over (),
-   * so a contains-search is evaluated once, not once for the page and again for the total.
+   * One page and its total. Unfiltered: the row counter. Filtered: the ordered ids of every match
+   * (up to SEARCH_CAP) are read once and kept for two seconds, cleared by any write to the table,
+   * so paging, refreshing or a second user's same search costs a primary-key fetch of 20 rows.
+   * More matches than the cap: a count and an index-ordered page, as two plain queries.
    */
   async page(
     model: Model,
@@ -134,18 +170,63 @@ export class Store {
       const [total, rows] = await Promise.all([this.count(model, tenantId, opts), this.find(model, tenantId, opts)]);
       return { rows, total };
     }
-    let q = this.base(model, tenantId).selectAll().select((eb) => eb.fn.countAll().over().as('__total'));
+    const ids = await this.matchingIds(model, tenantId, opts);
+    if (!ids) {
+      const [total, rows] = await Promise.all([this.count(model, tenantId, opts), this.find(model, tenantId, opts)]);
+      return { rows, total };
+    }
+    const slice = ids.slice(opts.offset, opts.offset + opts.limit);
+    if (!slice.length) return { rows: [], total: ids.length };
+    const found = await this.find(model, tenantId, { where: { id: slice } });
+    const byId = new Map(found.map((r) => [String(r.id), r]));
+    // A row removed since the ids were read is simply left out of this page.
+    const rows = slice.map((id) => byId.get(id)).filter((r): r is Row => r !== undefined);
+    return { rows, total: ids.length };
+  }
+
+  /** Ids of every row matching a filter, in list order; undefined when there are more than SEARCH_CAP. */
+  private async matchingIds(
+    model: Model,
+    tenantId: string,
+    opts: { where?: Row; conditions?: Condition[]; orderBy: { column: string; dir: 'asc' | 'desc' }[] },
+  ): Promise<string[] | undefined> {
+    const key = `${model.table}|${tenantId}|${JSON.stringify(opts.where ?? {})}|${conditionKey(opts.conditions)}|${opts.orderBy.map((o) => `${o.column} ${o.dir}`).join(',')}`;
+    const inTransaction = Boolean(this.current.getStore());
+    const hit = inTransaction ? undefined : this.searches.get(key);
+    if (hit && Date.now() - hit.at < SEARCH_TTL_MS) return hit.ids;
+    let q = this.base(model, tenantId).select('id');
     q = this.applyWhere(model, q, opts.where, opts.conditions);
     for (const o of opts.orderBy) q = q.orderBy(o.column, o.dir);
-    const raw = (await q.limit(opts.limit).offset(opts.offset).execute()) as Row[];
-    if (!raw.length) return { rows: [], total: opts.offset ? await this.count(model, tenantId, opts) : 0 };
-    return { rows: raw.map((r) => this.toRow(model, r)), total: Number(raw[0].__total) };
+    const raw = (await q.limit(SEARCH_CAP + 1).execute()) as { id: unknown }[];
+    if (raw.length > SEARCH_CAP) return undefined;
+    const ids = raw.map((r) => String(r.id));
+    if (inTransaction) return ids;
+    if (hit) this.dropSearch(key);
+    this.searches.set(key, { table: model.table, at: Date.now(), ids });
+    this.searchedIds += ids.length;
+    // Bounded memory: the oldest searches go first.
+    for (const oldest of this.searches.keys()) {
+      if (this.searchedIds <= SEARCH_MEMORY_IDS && this.searches.size <= SEARCH_ENTRIES) break;
+      this.dropSearch(oldest);
+    }
+    return ids;
+  }
+
+  private dropSearch(key: string): void {
+    const entry = this.searches.get(key);
+    if (!entry) return;
+    this.searches.delete(key);
+    this.searchedIds -= entry.ids.length;
   }
 
   async count(model: Model, tenantId: string, opts: { where?: Row; conditions?: Condition[] } = {}): Promise<number> {
     if (this.counted(model) && !opts.conditions?.length && !Object.keys(opts.where ?? {}).length) {
-      const hit = await sql<{ n: unknown }>`select n from erp_row_count where tenant_id = ${this.tenantOf(model, tenantId)} and table_name = ${model.table}`.execute(this.db);
-      return Number(hit.rows[0]?.n ?? 0);
+      // Cleared by the counter's own update (every insert or delete writes erp_row_count).
+      const tenant = this.tenantOf(model, tenantId);
+      return this.cached('erp_row_count', `${tenant}|${model.table}`, 2000, async () => {
+        const hit = await sql<{ n: unknown }>`select n from erp_row_count where tenant_id = ${tenant} and table_name = ${model.table}`.execute(this.db);
+        return Number(hit.rows[0]?.n ?? 0);
+      });
     }
     let q = this.base(model, tenantId).select((eb) => eb.fn.countAll().as('n'));
     q = this.applyWhere(model, q, opts.where, opts.conditions);
@@ -336,9 +417,23 @@ export class Store {
   }
 
   /** Runs fn in one transaction; every store call inside it (however deep) uses that transaction. */
-  transaction<T>(fn: (db: Db) => Promise<T>): Promise<T> {
+  async transaction<T>(fn: (db: Db) => Promise<T>): Promise<T> {
     const open = this.current.getStore();
     if (open) return fn(open);
-    return this.database.db.transaction().execute((trx) => this.current.run(trx, () => fn(trx)));
+    let written: Set<string> | undefined;
+    try {
+      return await this.database.db.transaction().execute((trx) =>
+        this.current.run(trx, async () => {
+          try {
+            return await fn(trx);
+          } finally {
+            written = this.pendingWrites.get(trx);
+          }
+        }),
+      );
+    } finally {
+      // A reader on another connection may have cached pre-commit rows meanwhile (PostgreSQL).
+      for (const table of written ?? []) this.invalidate(table);
+    }
   }
 }
