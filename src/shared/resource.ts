@@ -62,6 +62,8 @@ export interface FieldSchema {
   'x-dictBiz'?: string;
   'x-ref'?: string;
   'x-multi'?: boolean;
+  /** Menu ids granted to others: the caller may grant only what they hold. */
+  'x-grants'?: boolean;
   'x-requiredIf'?: Expr;
   /** Array field whose items are rows of another resource, linked by x-parentField. */
   'x-lines'?: string;

@@ -7,7 +7,7 @@ import { parseFilters, parsePaging, parseSort, type Condition } from './query.ts
 import { fillLookups } from './lookups.ts';
 import { keysWithChildren, nest, toNode, treeKey, treeParent } from './trees.ts';
 import { validateEntity } from './validate.ts';
-import { ApiError, badRequest } from '../http/envelope.ts';
+import { ApiError, badRequest, forbidden } from '../http/envelope.ts';
 import { loadLines, saveLines, validateLines } from './lines.ts';
 import { exportRows, importRows, nextCode, setFields, tag, timeStampCode } from './actions.ts';
 
@@ -29,10 +29,17 @@ function filtersOf(ctx: Ctx, model: Model, endpoint: EndpointDef): Condition[] {
   return parseFilters(model, ctx.query, endpoint.filters ?? 'map');
 }
 
+/** The caller's filters plus the data scope their roles hold on this resource. */
+async function readConditions(ctx: Ctx, model: Model, endpoint?: EndpointDef): Promise<Condition[]> {
+  const conditions = endpoint ? filtersOf(ctx, model, endpoint) : [];
+  const scope = await ctx.services.perms.dataScope(mustCaller(ctx), model);
+  return scope ? [...conditions, scope] : conditions;
+}
+
 async function page(ctx: Ctx, model: Model, endpoint: EndpointDef, extraWhere: Row = {}) {
   const caller = mustCaller(ctx);
   const { current, size } = parsePaging(ctx.query);
-  const conditions = filtersOf(ctx, model, endpoint);
+  const conditions = await readConditions(ctx, model, endpoint);
   const where = { ...fixedWhere(endpoint), ...extraWhere };
   const { store } = ctx.services;
   const { rows, total } = await store.page(model, caller.tenantId, {
@@ -48,7 +55,8 @@ async function page(ctx: Ctx, model: Model, endpoint: EndpointDef, extraWhere: R
 
 async function all(ctx: Ctx, model: Model, endpoint: EndpointDef, extraWhere: Row = {}, limit = MAX_ROWS) {
   const caller = mustCaller(ctx);
-  const conditions = filtersOf(ctx, model, endpoint);
+  const filtered = filtersOf(ctx, model, endpoint).length > 0;
+  const conditions = await readConditions(ctx, model, endpoint);
   const rows = await ctx.services.store.find(model, caller.tenantId, {
     where: { ...fixedWhere(endpoint), ...extraWhere },
     conditions,
@@ -56,7 +64,7 @@ async function all(ctx: Ctx, model: Model, endpoint: EndpointDef, extraWhere: Ro
     limit,
   });
   await fillLookups(ctx.services, model, caller.tenantId, rows);
-  return { rows, filtered: conditions.length > 0 };
+  return { rows, filtered };
 }
 
 function requireTree(model: Model) {
@@ -145,11 +153,25 @@ function stripReadonly(model: Model, input: Row): Row {
 }
 
 /** `owned` holds server-decided values of read-only fields (a new tenant's code…), set after the caller's input is stripped. */
+/** Fields marked x-grants hand menus to others: nobody hands out a menu or button they do not hold. */
+async function checkGrants(ctx: Ctx, model: Model, data: Row): Promise<void> {
+  const caller = mustCaller(ctx);
+  if (caller.isAdmin) return;
+  for (const field of model.fields.values()) {
+    if (!field.schema['x-grants'] || data[field.name] === undefined || data[field.name] === null) continue;
+    const ids = String(data[field.name]).split(',').map((v) => v.trim()).filter(Boolean);
+    if (!ids.length) continue;
+    const held = await ctx.services.perms.grantedMenuIds(caller);
+    if (held !== 'all' && ids.some((id) => !held.has(id))) throw forbidden('不能授予自己没有的菜单权限');
+  }
+}
+
 export async function insertEntity(ctx: Ctx, model: Model, input: Row, owned: Row = {}): Promise<Row> {
   const caller = mustCaller(ctx);
   const data = { ...stripReadonly(model, input), ...owned };
   delete data.id;
   joinArrays(model, data);
+  await checkGrants(ctx, model, data);
   applyDefaults(model, data);
   await fillGeneratedCode(ctx, model, data);
   if (model.resource) validateEntity(model.resource.entity, data);
@@ -169,6 +191,7 @@ export async function updateEntity(ctx: Ctx, model: Model, input: Row): Promise<
   const id = String(input.id);
   const data = stripReadonly(model, input);
   joinArrays(model, data);
+  await checkGrants(ctx, model, data);
   // An edit form leaves secrets blank: blank means "keep the stored one", never "erase it".
   for (const field of model.fields.values()) {
     if (field.secret && (data[field.name] === '' || data[field.name] === null)) delete data[field.name];
@@ -273,7 +296,7 @@ export async function runOp(ctx: Ctx, model: Model, endpoint: EndpointDef): Prom
         where[key] = String(value);
       }
       if (!Object.keys(where).length) throw badRequest('缺少查询参数 id');
-      const rows = await store.find(model, caller.tenantId, { where, limit: 1 });
+      const rows = await store.find(model, caller.tenantId, { where, conditions: await readConditions(ctx, model), limit: 1 });
       await fillLookups(ctx.services, model, caller.tenantId, rows);
       await loadLines(ctx, model, rows);
       return { data: rows[0] ?? null };

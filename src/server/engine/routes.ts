@@ -84,7 +84,7 @@ export async function makeContext(services: Services, req: FastifyRequest, reply
 }
 
 /** Writes to these resources change what callers may do, so the cached grants and scopes are dropped at once. */
-const PERMISSION_SOURCES = new Set(['menu', 'role', 'api-scope', 'data-scope']);
+const PERMISSION_SOURCES = new Set(['menu', 'role', 'api-scope', 'data-scope', 'post-permission', 'user', 'staff']);
 
 /** Registers every endpoint of every resource file: one generic pipeline, no per-resource code. */
 export function registerResourceRoutes(app: FastifyInstance, services: Services) {

@@ -21,12 +21,9 @@ async function allMenus(services: Services, tenantId: string): Promise<Row[]> {
   return services.store.find(services.m('menu'), tenantId, { orderBy: [{ column: 'sort', dir: 'asc' }, { column: 'id', dir: 'asc' }] });
 }
 
-/** Menu ids granted to the caller's roles (every menu for administrators). */
-export async function grantedMenuIds(services: Services, ctx: Ctx): Promise<Set<string> | 'all'> {
-  const caller = mustCaller(ctx);
-  if (caller.isAdmin) return 'all';
-  const grants = await services.store.find(services.internal.roleMenu, caller.tenantId, { where: { roleId: caller.roleIds } });
-  return new Set(grants.map((g) => String(g.menuId)));
+/** Menu ids granted to the caller's roles and posts (every menu for administrators). */
+export function grantedMenuIds(services: Services, ctx: Ctx): Promise<Set<string> | 'all'> {
+  return services.perms.grantedMenuIds(mustCaller(ctx));
 }
 
 /** Keeps the chosen rows plus every ancestor, so a granted leaf always has its path to the root. */
