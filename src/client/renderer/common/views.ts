@@ -86,7 +86,7 @@ export interface LinesDef {
   itemSchema?: string;
   min?: number;
   max?: number;
-  uniqueBy?: { field?: string; message?: string };
+  uniqueBy?: { field?: string; message?: string; check?: { endpoint: string; valueParam: string; idParam?: string } };
 }
 
 export interface AreaDef {

@@ -69,8 +69,18 @@ export function RowActionsCell(params: ICellRendererParams<Row>) {
 }
 
 /** Width for the actions column from the widest possible button set of a row. */
+/** Approximate rendered width of a short label at the 14px table font (CJK full width). */
+export function textWidth(text: string): number {
+  return [...text].reduce((sum, ch) => sum + (ch.charCodeAt(0) > 255 ? 14 : 7.5), 0) + 10;
+}
+
+/** A column never narrower than its own header (cell padding 2 × 8px and a little air). */
+export function columnWidth(title: string, width: number | undefined): number | undefined {
+  if (width === undefined) return undefined;
+  return Math.max(width, Math.ceil(textWidth(title) + 24));
+}
+
 export function actionsColumnWidth(labels: string[]): number {
-  const textWidth = (text: string) => [...text].reduce((sum, ch) => sum + (ch.charCodeAt(0) > 255 ? 14 : 7.5), 0) + 10;
   const overflow = labels.length > INLINE_ACTIONS;
   const inline = overflow ? labels.slice(0, INLINE_ACTIONS) : labels;
   const width =

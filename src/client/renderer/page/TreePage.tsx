@@ -12,7 +12,7 @@ import { useSettings } from '../../store/settings.ts';
 import { useListCapabilities } from '../list/capabilities.ts';
 import { ValueCell } from '../list/cells.tsx';
 import { ListToolbar } from '../list/ListToolbar.tsx';
-import { RowActionButtons, actionsColumnWidth, type RowButton } from '../list/RowActions.tsx';
+import { RowActionButtons, actionsColumnWidth, columnWidth, type RowButton } from '../list/RowActions.tsx';
 import { SearchForm } from '../list/SearchForm.tsx';
 import { initialSearchValues, searchFieldsOf, toFilterParams } from '../list/searchParams.ts';
 import { useActionRunner } from '../list/useActionRunner.tsx';
@@ -99,7 +99,7 @@ export default function TreePage({ resource }: { resource: ResourceFile }) {
         key: column.field,
         dataIndex: column.field,
         title: columnTitle(resource, column, language),
-        width: column.width,
+        width: columnWidth(columnTitle(resource, column, language), column.width),
         fixed: column.fixed,
         align: column.align,
         ellipsis: column.ellipsis,

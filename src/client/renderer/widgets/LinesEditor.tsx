@@ -13,6 +13,8 @@ import { checkField } from '../form/validation.ts';
 import type { EditorProps } from './types.ts';
 import { editorFor } from './registry.ts';
 import { ReadonlyValue } from './ReadonlyValue.tsx';
+import { ApiError, http } from '../../api/http.ts';
+import { endpointUrl } from '../common/endpoint.ts';
 
 type Row = Values;
 
@@ -157,6 +159,19 @@ export const LinesEditor = memo(function LinesEditor(props: EditorProps) {
             t,
           );
           next.forEach((_, i) => store.setError(`${name}.${i}.${unique}`, all[`${name}.${i}.${unique}`]));
+          const check = def.uniqueBy?.check;
+          const value = next[index][field];
+          const path = `${name}.${index}.${field}`;
+          if (check && value !== undefined && value !== null && value !== '' && !store.errorOf(path)) {
+            // The server knows the other customers' lines: ask it once the line passes its own checks.
+            const row = next[index];
+            const params = { [check.valueParam]: String(value), ...(check.idParam && row.id ? { [check.idParam]: String(row.id) } : {}) };
+            http.get(endpointUrl(item, check.endpoint), params, { silent: true }).catch((error: unknown) => {
+              // A later edit of the same cell makes this answer stale.
+              if (rowsRef.current[index]?.[field] !== value) return;
+              if (error instanceof ApiError && error.code >= 400 && error.code < 500) store.setError(path, error.message);
+            });
+          }
         }
       }
     },
