@@ -123,6 +123,18 @@ export class Permissions {
     return { ...any[0], any };
   }
 
+  /** Scope ids each role holds, of one category (1 data, 2 API). */
+  private async scopesByRole(tenantId: string, scopeCategory: 1 | 2): Promise<Map<string, Set<string>>> {
+    const grants = await this.services.store.find(this.services.internal.roleScope, tenantId, { where: { scopeCategory } });
+    const granted = new Map<string, Set<string>>();
+    for (const g of grants) {
+      const set = granted.get(String(g.roleId)) ?? new Set<string>();
+      set.add(String(g.scopeId));
+      granted.set(String(g.roleId), set);
+    }
+    return granted;
+  }
+
   private async loadDataRules(tenantId: string) {
     const hit = this.dataRules.get(tenantId);
     if (hit && Date.now() - hit.at < TTL_MS) return hit;
@@ -132,13 +144,7 @@ export class Permissions {
     for (const r of rows) {
       rules.set(String(r.id), { resourceCode: String(r.resourceCode ?? ''), column: String(r.scopeColumn ?? ''), type: Number(r.scopeType ?? 1), value: String(r.scopeValue ?? '') });
     }
-    const grants = await store.find(this.services.internal.roleScope, tenantId, { where: { scopeCategory: 1 } });
-    const granted = new Map<string, Set<string>>();
-    for (const g of grants) {
-      const set = granted.get(String(g.roleId)) ?? new Set<string>();
-      set.add(String(g.scopeId));
-      granted.set(String(g.roleId), set);
-    }
+    const granted = await this.scopesByRole(tenantId, 1);
     const depts = await store.find(this.services.m('dept'), tenantId);
     const deptParents = new Map(depts.map((d) => [String(d.id), String(d.parentId ?? '0')]));
     const state = { at: Date.now(), rules, granted, deptParents };
@@ -164,13 +170,7 @@ export class Permissions {
     const scopes = rows
       .filter((r) => r.scopePath)
       .map((r) => ({ id: String(r.id), pattern: antPattern(String(r.scopePath)) }));
-    const grants = await store.find(this.services.internal.roleScope, tenantId, { where: { scopeCategory: 2 } });
-    const granted = new Map<string, Set<string>>();
-    for (const g of grants) {
-      const set = granted.get(String(g.roleId)) ?? new Set<string>();
-      set.add(String(g.scopeId));
-      granted.set(String(g.roleId), set);
-    }
+    const granted = await this.scopesByRole(tenantId, 2);
     const state = { at: Date.now(), scopes, granted };
     this.scopes.set(tenantId, state);
     return state;
