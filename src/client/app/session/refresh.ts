@@ -11,7 +11,14 @@ import { website } from '../website.ts';
  */
 const LOCK_NAME = `${website.storageKey}-token-refresh`;
 
-type Reason = { kind: 'expired'; staleToken: string | undefined } | { kind: 'due' };
+type Reason = { kind: 'expired'; staleToken: string | undefined } | { kind: 'due'; seenRefreshToken: string | undefined };
+
+/**
+ * Chromium copies localStorage (and cookies) into each tab's process and propagates writes
+ * asynchronously: a tab that gets the lock right after another tab refreshed can still read the
+ * old values for a few milliseconds. The refreshing tab keeps the lock this long after saving.
+ */
+const PROPAGATION_MS = 150;
 
 let inFlight: Promise<boolean> | undefined;
 
@@ -36,15 +43,16 @@ async function refreshInsideLock(reason: Reason): Promise<boolean> {
   if (!current) return false;
   // Someone else refreshed while we waited: their token is ours too.
   if (reason.kind === 'expired' && reason.staleToken && current !== reason.staleToken) return true;
-  if (reason.kind === 'due' && tokenAgeMs() < tokenTimeSeconds() * 1000) return true;
-
   const refreshToken = getRefreshToken() ?? getStore<string>('refreshToken');
+  if (reason.kind === 'due' && (tokenAgeMs() < tokenTimeSeconds() * 1000 || refreshToken !== reason.seenRefreshToken)) return true;
+
   if (!refreshToken) return false;
   const tenantId = getStore<string>('tenantId') ?? useSession.getState().tenantId;
   try {
     const token = await refreshAccessToken(tenantId, refreshToken);
     if (!token?.access_token) return false;
     saveTokens(token, tenantId);
+    await new Promise((resolve) => window.setTimeout(resolve, PROPAGATION_MS));
     return true;
   } catch {
     return false;
@@ -71,7 +79,9 @@ export function isRefreshing(): boolean {
 export function startRefreshTimer(): () => void {
   const timer = window.setInterval(() => {
     if (!useSession.getState().signedIn || !getAccessToken() || isRefreshing()) return;
-    if (tokenAgeMs() >= tokenTimeSeconds() * 1000) void run({ kind: 'due' });
+    if (tokenAgeMs() >= tokenTimeSeconds() * 1000) {
+      void run({ kind: 'due', seenRefreshToken: getRefreshToken() ?? getStore<string>('refreshToken') });
+    }
   }, website.refreshCheckMs);
   return () => window.clearInterval(timer);
 }
