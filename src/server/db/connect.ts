@@ -16,6 +16,11 @@ export interface Database {
   close(): Promise<void>;
   /** Called with the table name of every insert, update or delete, however it was written. */
   onWrite(listener: (table: string) => void): void;
+  /**
+   * SQLite only: runs a SELECT synchronously and returns rows as arrays (no object per row, no
+   * async hop). Only safe when no transaction is open: the caller (the store) checks.
+   */
+  readArrays?(sql: string, parameters: readonly unknown[]): { columns: string[]; rows: unknown[][] };
 }
 
 const RAW_WRITE = /^\s*(?:insert\s+(?:or\s+\w+\s+)?into|update|delete\s+from)\s+"?(\w+)"?/i;
@@ -120,8 +125,21 @@ export function openDatabase(opts: { dataDir: string; databaseUrl?: string }): D
   sqlite.defaultSafeIntegers(true);
   // ANALYZE reads a sample, so keeping planner statistics fresh stays cheap on big tables.
   sqlite.pragma('analysis_limit = 1000');
+  const arrays = new Map<string, { stmt: SqliteDatabase.Statement; columns: string[] }>();
+  const prepareRaw = sqlite.prepare.bind(sqlite);
+  const readArrays = (source: string, parameters: readonly unknown[]) => {
+    let entry = arrays.get(source);
+    if (!entry) {
+      const stmt = prepareRaw(source);
+      stmt.raw(true);
+      entry = { stmt, columns: stmt.columns().map((c) => c.name) };
+      if (arrays.size >= 1000) arrays.delete(arrays.keys().next().value as string);
+      arrays.set(source, entry);
+    }
+    return { columns: entry.columns, rows: entry.stmt.all(...parameters) as unknown[][] };
+  };
   cachePreparedStatements(sqlite);
   const watcher = new WriteWatcher();
   const db: Db = new Kysely({ dialect: new SqliteDialect({ database: sqlite }), plugins: [watcher] });
-  return { kind: 'sqlite', db, close: () => db.destroy(), onWrite: (l) => watcher.listeners.add(l) };
+  return { kind: 'sqlite', db, close: () => db.destroy(), onWrite: (l) => watcher.listeners.add(l), readArrays };
 }

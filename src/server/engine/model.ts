@@ -192,15 +192,38 @@ export function toDb(field: FieldModel, value: unknown, dialect: 'sqlite' | 'pos
 /** Fields a read returns, per model (secrets never leave the server); computed once. */
 const READABLE = new WeakMap<Model, FieldModel[]>();
 
-export function rowFromDb(model: Model, row: Record<string, unknown>, dialect: 'sqlite' | 'postgres'): Record<string, unknown> {
+function readableFields(model: Model): FieldModel[] {
   let readable = READABLE.get(model);
   if (!readable) READABLE.set(model, (readable = [...model.filterable.values()].filter((f) => !f.secret)));
+  return readable;
+}
+
+function fieldValue(f: FieldModel, value: unknown, dialect: 'sqlite' | 'postgres'): unknown {
+  // Text columns come back as they are stored: no conversion call for most of a row.
+  if (value === null) return null;
+  if (f.kind === 'string' || f.kind === 'text') return typeof value === 'bigint' ? value.toString() : value;
+  return fromDb(f, value, dialect);
+}
+
+export function rowFromDb(model: Model, row: Record<string, unknown>, dialect: 'sqlite' | 'postgres'): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const f of readable) {
+  for (const f of readableFields(model)) {
     const value = row[f.column];
-    if (value === undefined) continue;
-    // Text columns come back as they are stored: no conversion call for most of a row.
-    out[f.name] = value === null ? null : f.kind === 'string' || f.kind === 'text' ? (typeof value === 'bigint' ? value.toString() : value) : fromDb(f, value, dialect);
+    if (value !== undefined) out[f.name] = fieldValue(f, value, dialect);
   }
   return out;
+}
+
+/** Rows read as arrays (SQLite fast path), in the column order the statement gives. */
+export function rowsFromArrays(model: Model, columns: string[], rows: unknown[][]): Record<string, unknown>[] {
+  const byColumn = new Map(readableFields(model).map((f) => [f.column, f]));
+  const slots = columns.map((c) => byColumn.get(c));
+  return rows.map((raw) => {
+    const out: Record<string, unknown> = {};
+    for (let i = 0; i < slots.length; i++) {
+      const f = slots[i];
+      if (f) out[f.name] = fieldValue(f, raw[i], 'sqlite');
+    }
+    return out;
+  });
 }

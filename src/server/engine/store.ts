@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { Database, Db } from '../db/connect.ts';
 import { nextId } from '../db/ids.ts';
 import type { Model } from './model.ts';
-import { rowFromDb, toDb } from './model.ts';
+import { rowFromDb, rowsFromArrays, toDb } from './model.ts';
 import { conditionSql, type Condition } from './query.ts';
 import { formatDateTime } from '../../shared/dates.ts';
 import { ApiError, badRequest, notFound } from '../http/envelope.ts';
@@ -43,6 +43,9 @@ export class Store {
   /** Ordered ids matching a filtered list query, so the next page, a refresh or another user's same search skips the search. */
   private searches = new Map<string, { table: string; at: number; ids: string[] }>();
   private searchedIds = 0;
+
+  /** Transactions open anywhere: while any is, SQLite reads wait their turn through Kysely. */
+  private openTransactions = 0;
 
   /** Tables written inside each open transaction: their caches are cleared again once it commits. */
   private pendingWrites = new WeakMap<Db, Set<string>>();
@@ -121,6 +124,13 @@ export class Store {
     for (const o of opts.orderBy ?? []) q = q.orderBy(o.column, o.dir);
     if (opts.limit !== undefined) q = q.limit(opts.limit);
     if (opts.offset) q = q.offset(opts.offset);
+    // SQLite outside any transaction: one synchronous read of arrays straight into rows.
+    const readArrays = this.database.readArrays;
+    if (readArrays && db === this.database.db && !this.openTransactions) {
+      const compiled = q.compile();
+      const { columns, rows } = readArrays(compiled.sql, compiled.parameters);
+      return rowsFromArrays(model, columns, rows);
+    }
     const rows = await q.execute();
     return rows.map((r) => this.toRow(model, r as Row));
   }
@@ -421,6 +431,7 @@ export class Store {
     const open = this.current.getStore();
     if (open) return fn(open);
     let written: Set<string> | undefined;
+    this.openTransactions++;
     try {
       return await this.database.db.transaction().execute((trx) =>
         this.current.run(trx, async () => {
@@ -432,6 +443,7 @@ export class Store {
         }),
       );
     } finally {
+      this.openTransactions--;
       // A reader on another connection may have cached pre-commit rows meanwhile (PostgreSQL).
       for (const table of written ?? []) this.invalidate(table);
     }
