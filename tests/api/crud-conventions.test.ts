@@ -179,4 +179,25 @@ describe.each(databases())('list, filter, update and remove conventions ($name)'
     expectOk(await admin.call('POST', '/blade-system/param/remove', { query: { ids: before.records[0].id } }), 'remove');
     expect((await page(search)).total).toBe(before.total - 1);
   });
+  test('a read while another call holds a transaction never sees its uncommitted rows', async () => {
+    const { store } = server.services;
+    const model = server.services.m('param');
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let id: string | undefined;
+    const tx = store
+      .transaction(async () => {
+        id = String((await store.insert(model, { tenantId: '000000', userId: '1' }, { paramName: '未提交', paramKey: 'tx.uncommitted', paramValue: '1' })).id);
+        await gate;
+        throw new Error('rolled back on purpose');
+      })
+      .catch(() => undefined);
+    while (!id) await new Promise((resolve) => setTimeout(resolve, 5));
+    // Started outside the transaction's call chain, while it is still open.
+    const read = store.find(model, '000000', { where: { id } });
+    release();
+    await tx;
+    expect(await read).toEqual([]);
+    expect(await store.find(model, '000000', { where: { id } })).toEqual([]);
+  });
 });
