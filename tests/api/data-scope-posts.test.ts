@@ -22,6 +22,11 @@ describe.each(databases())('data scopes and post permissions ($name)', ({ databa
   let deptId: string;
   const menuIdOf = async (code: string) => String(expectOk<{ id: string }[]>(await admin.get('/blade-system/menu/list', { code_equal: code }))[0].id);
   const grant = async (query: Record<string, string>) => expectOk(await admin.call('POST', '/blade-system/role/grant', { query }), 'role grant');
+  const addScope = async (scopeName: string, scopeColumn: string, scopeType: number) =>
+    expectOk<{ id: string }>(
+      await admin.post('/blade-system/data-scope/submit', { menuId: await menuIdOf('param'), resourceCode: 'param', scopeName, scopeColumn, scopeType }),
+      'data scope',
+    );
   const params = async (who: Api) =>
     expectOk<{ records: Param[]; total: number }>(await who.get('/blade-system/param/list', { paramName: '数据范围', size: 50 })).records;
 
@@ -43,16 +48,7 @@ describe.each(databases())('data scopes and post permissions ($name)', ({ databa
   });
 
   test('an own-rows scope (本人可见) limits list and detail to rows the user created; admins stay unlimited', async () => {
-    const scope = expectOk<{ id: string }>(
-      await admin.post('/blade-system/data-scope/submit', {
-        menuId: await menuIdOf('param'),
-        resourceCode: 'param',
-        scopeName: '本人参数',
-        scopeColumn: 'create_user',
-        scopeType: 2,
-      }),
-      'data scope',
-    );
+    const scope = await addScope('本人参数', 'create_user', 2);
     await grant({ roleIds: roleId, menuIds: `${await menuIdOf('param')},${await menuIdOf('param_add')}`, dataScopeIds: scope.id });
     const mine = await params(clerk);
     expect(mine.map((p) => p.paramName)).toEqual(['数据范围录入员']);
@@ -65,15 +61,7 @@ describe.each(databases())('data scopes and post permissions ($name)', ({ databa
   });
 
   test('a department scope shows the rows of the department; a rule on a missing column shows nothing', async () => {
-    const dept = expectOk<{ id: string }>(
-      await admin.post('/blade-system/data-scope/submit', {
-        menuId: await menuIdOf('param'),
-        resourceCode: 'param',
-        scopeName: '本部门参数',
-        scopeColumn: 'create_dept',
-        scopeType: 3,
-      }),
-    );
+    const dept = await addScope('本部门参数', 'create_dept', 3);
     await grant({ roleIds: roleId, menuIds: `${await menuIdOf('param')},${await menuIdOf('param_add')}`, dataScopeIds: dept.id });
     // The clerk's row carries the clerk's department; the administrator's rows carry the administrator's.
     const visible = await params(clerk);
@@ -81,15 +69,7 @@ describe.each(databases())('data scopes and post permissions ($name)', ({ databa
     const rows = await server.services.store.find(server.services.m('param'), '000000', { where: { id: visible.map((p) => p.id) } });
     for (const row of rows) expect(row.createDept).toBe(deptId);
 
-    const broken = expectOk<{ id: string }>(
-      await admin.post('/blade-system/data-scope/submit', {
-        menuId: await menuIdOf('param'),
-        resourceCode: 'param',
-        scopeName: '错误字段',
-        scopeColumn: 'no_such_column',
-        scopeType: 2,
-      }),
-    );
+    const broken = await addScope('错误字段', 'no_such_column', 2);
     await grant({ roleIds: roleId, menuIds: `${await menuIdOf('param')},${await menuIdOf('param_add')}`, dataScopeIds: broken.id });
     expect(await params(clerk)).toEqual([]);
     await grant({ roleIds: roleId, menuIds: `${await menuIdOf('param')},${await menuIdOf('param_add')}` });

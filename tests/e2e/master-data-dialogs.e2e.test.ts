@@ -194,6 +194,7 @@ describe('master-data dialogs', () => {
     // the cell; a save anyway is refused by the server with the same message.
     await typeCell(dialog, 'customerContactsVOs.1.phone', '13900000001');
     await expect.poll(() => cell(dialog, 'customerContactsVOs.1.phone').locator('.erp-cell-error').innerText()).toBe('手机号码已存在');
+    await screenshot(page, 'customer-dialog-phone-taken');
     await save.click();
     await expectMessage(page, '手机号码已存在');
     await expect(dialog.isVisible()).resolves.toBe(true);
