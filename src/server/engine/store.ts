@@ -207,9 +207,17 @@ export class Store {
     let q = this.base(model, tenantId).select('id');
     q = this.applyWhere(model, q, opts.where, opts.conditions);
     for (const o of opts.orderBy) q = q.orderBy(o.column, o.dir);
-    const raw = (await q.limit(SEARCH_CAP + 1).execute()) as { id: unknown }[];
-    if (raw.length > SEARCH_CAP) return undefined;
-    const ids = raw.map((r) => String(r.id));
+    q = q.limit(SEARCH_CAP + 1);
+    const readArrays = this.database.readArrays;
+    let ids: string[];
+    if (readArrays && !inTransaction && !this.openTransactions) {
+      // As in find: one synchronous read, no row objects for ids that are only kept.
+      const compiled = q.compile();
+      ids = readArrays(compiled.sql, compiled.parameters).rows.map((r) => String(r[0]));
+    } else {
+      ids = ((await q.execute()) as { id: unknown }[]).map((r) => String(r.id));
+    }
+    if (ids.length > SEARCH_CAP) return undefined;
     if (inTransaction) return ids;
     if (hit) this.dropSearch(key);
     this.searches.set(key, { table: model.table, at: Date.now(), ids });
