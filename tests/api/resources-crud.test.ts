@@ -217,6 +217,14 @@ describe.each(databases())('every resource: list, add, edit, view, status, remov
     }
   });
 
+  test.each(trees.map((r) => [r.resource, r] as const))('%s: a blank parent is stored as the root', async (_name, r) => {
+    const tree = r.table.tree!;
+    if (r.entity.required?.includes(tree.parentField)) return;
+    const row = await create(r, { [tree.parentField]: '' });
+    const saved = (await read(r, String(row.id)))!;
+    expect(String(saved[tree.parentField])).toBe(tree.rootValue ?? '0');
+  });
+
   test.each(coded.map((r) => [r.resource, r] as const))('%s: code calls give non-empty, distinct values', async (_name, r) => {
     for (const e of ops(r, 'code', 'timeStampCode')) {
       const [a, b] = await Promise.all([call(r, e, {}), call(r, e, {})]).then((replies) => replies.map((x) => expectOk<string>(x, `${r.resource} ${e.path}`)));

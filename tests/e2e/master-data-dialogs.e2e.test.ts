@@ -255,6 +255,24 @@ describe('master-data dialogs', () => {
     expect(pageErrors).toEqual([]);
   });
 
+  test('a top-level tree row: the parent picker shows its placeholder, not the root value 0; a picked parent shows its name', async () => {
+    const { page, pageErrors } = browser;
+    await page.goto(`${server.url}/base/depotClassify`);
+    await page.getByTestId('tree-depot-category').locator('.ant-table').waitFor();
+    await settle(page);
+    await page.getByRole('button', { name: /新\s*增/ }).first().click();
+    const dialog = modal(page, '新增仓库分类');
+    await dialog.waitFor();
+    const parent = field(dialog, 'parentId');
+    await expect.poll(() => parent.locator('.ant-select-placeholder').innerText()).toBe('不选则为顶级分类');
+    expect(await parent.locator('.ant-select-selection-item').count()).toBe(0);
+    await parent.locator('.ant-select').click();
+    const picker = page.locator('.ant-modal').filter({ has: page.getByTestId('tree-picker') });
+    await picker.getByTestId('tree-picker').locator('.ant-tree-node-content-wrapper', { hasText: '默认分类' }).dblclick();
+    await expect.poll(() => parent.innerText()).toContain('默认分类');
+    expect(pageErrors).toEqual([]);
+  });
+
   test('supplier-category picker: 不可选择全部, 请选择供应商分类, 请选择末级节点！, double-click confirms', async () => {
     const { page, pageErrors } = browser;
     // A category with a child (not choosable) beside the seeded leaf.

@@ -55,7 +55,10 @@ export function PickerInput(props: PickerInputProps) {
   );
   const multiple = props.multiple ?? Boolean(picker?.multiple);
   const [open, setOpen] = useState(false);
-  const values = useMemo(() => splitValue(value), [value]);
+  // A tree's root value (parentId 0) means "no parent": the input stays empty and shows its
+  // placeholder (不选则为顶级…) instead of a bare 0.
+  const rootValue = picker?.kind === 'tree' ? (resource?.table.tree?.rootValue ?? '0') : undefined;
+  const values = useMemo(() => splitValue(value).filter((v) => v !== rootValue), [value, rootValue]);
   const knownRows = useMemo(() => {
     if (!picker || !text) return [];
     const names = text.split(',');
