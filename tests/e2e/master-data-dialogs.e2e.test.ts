@@ -273,6 +273,72 @@ describe('master-data dialogs', () => {
     expect(pageErrors).toEqual([]);
   });
 
+  test('tax-rate picker: 请选择税率，无税请选0 with nothing chosen; 暂无数据 clears the choice; double-click fills the rate', async () => {
+    const { page, pageErrors } = browser;
+    await openList(page, server.url, '/base/customer', 'customer');
+    await page.getByTestId('list-toolbar').getByRole('button', { name: /新\s*增/ }).click();
+    const dialog = modal(page, '新增客户');
+    await dialog.waitFor();
+    await field(dialog, 'taxRateId').locator('.ant-select').click();
+    const picker = modal(page, /^税率$/);
+    await picker.waitFor();
+    const rows = picker.locator('.ant-table-tbody tr.ant-table-row');
+    await rows.filter({ hasText: '增值税13%' }).waitFor();
+    const ok = footerButton(picker, /确\s*定/);
+
+    await ok.click();
+    await expectMessage(page, '请选择税率，无税请选0');
+    // A choice, then a search that finds nothing: the table says 暂无数据 and the choice is gone.
+    await rows.filter({ hasText: '增值税13%' }).click();
+    await picker.locator('input').first().fill('没有这个税率');
+    await picker.getByRole('button', { name: /搜\s*索/ }).click();
+    await picker.getByText('暂无数据').first().waitFor();
+    await ok.click();
+    await expectMessage(page, '请选择税率，无税请选0');
+    // Back to every rate; a double-click picks one and the read-only rate follows it.
+    await picker.getByRole('button', { name: /清\s*空/ }).click();
+    await rows.filter({ hasText: '增值税13%' }).dblclick();
+    await expect.poll(() => picker.count()).toBe(0);
+    await expect.poll(() => field(dialog, 'taxRateId').innerText()).toContain('增值税13%');
+    await expect.poll(() => field(dialog, 'taxRate').innerText()).toContain('13');
+    await footerButton(dialog, /取\s*消/).click();
+    expect(pageErrors).toEqual([]);
+  });
+
+  test('staff attachments warn at six (当前页面最多可上传六个附件！); a brand logo must be 116*116', async () => {
+    const { page, pageErrors } = browser;
+    await openList(page, server.url, '/base/staff', 'staff');
+    await page.getByTestId('list-toolbar').getByRole('button', { name: /新\s*增/ }).click();
+    const dialog = modal(page, '新增职员');
+    await dialog.waitFor();
+    await dialog.locator('.ant-tabs-tab', { hasText: '附件' }).click();
+    const uploads = field(dialog, 'fileInfoVoForms');
+    const fileInput = uploads.locator('input[type=file]');
+    const doneItems = uploads.locator('.ant-upload-list-item:not(.ant-upload-list-item-uploading)');
+    for (let i = 1; i <= 6; i++) {
+      await fileInput.setInputFiles({ name: `证件${i}.pdf`, mimeType: 'application/pdf', buffer: pdfBytes(`staff ${i}`) });
+      await expect.poll(() => doneItems.count(), { timeout: 15_000 }).toBe(i);
+    }
+    await fileInput.setInputFiles({ name: '第七个.pdf', mimeType: 'application/pdf', buffer: pdfBytes('seven') });
+    await expectMessage(page, '当前页面最多可上传六个附件！');
+    await expect.poll(() => uploads.locator('.ant-upload-list-item').count(), { timeout: 5_000 }).toBe(6);
+    await footerButton(dialog, /取\s*消/).click();
+    await expect.poll(() => dialog.count()).toBe(0);
+
+    await openList(page, server.url, '/base/brand', 'brand');
+    await page.getByTestId('list-toolbar').getByRole('button', { name: /新\s*增/ }).click();
+    const brand = modal(page, '新增品牌');
+    await brand.waitFor();
+    const logo = field(brand, 'logoUrl');
+    await logo.locator('input[type=file]').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: pngBytes(4, 4) });
+    await expectMessage(page, '图片尺寸只能是116*116px!请重新选择!');
+    expect(await logo.locator('img').count()).toBe(0);
+    await logo.locator('input[type=file]').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: pngBytes(116, 116) });
+    await expect.poll(() => logo.locator('img').count(), { timeout: 15_000 }).toBeGreaterThan(0);
+    await footerButton(brand, /取\s*消/).click();
+    expect(pageErrors).toEqual([]);
+  });
+
   test('supplier-category picker: 不可选择全部, 请选择供应商分类, 请选择末级节点！, double-click confirms', async () => {
     const { page, pageErrors } = browser;
     // A category with a child (not choosable) beside the seeded leaf.
