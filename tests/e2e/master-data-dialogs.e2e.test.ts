@@ -3,6 +3,7 @@ import type { Locator, Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { expectOk, signedIn, type Api } from '../support/client.ts';
 import { pngBytes } from '../support/files.ts';
+import { BodyFactory, loadResources, pathOf as apiPathOf } from '../support/resources.ts';
 import { launchBrowser, screenshot, type Browser } from './support/browser.ts';
 import { expectMessage, seededLeaves, settle, signIn } from './support/shell.ts';
 
@@ -336,6 +337,47 @@ describe('master-data dialogs', () => {
     await logo.locator('input[type=file]').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: pngBytes(116, 116) });
     await expect.poll(() => logo.locator('img').count(), { timeout: 15_000 }).toBeGreaterThan(0);
     await footerButton(brand, /取\s*消/).click();
+    expect(pageErrors).toEqual([]);
+  });
+
+  test('goods picker in search-engine mode: one request 1.5 s after the typing stops, and it filters', async () => {
+    const { page, pageErrors } = browser;
+    const goods = loadResources().find((r) => r.resource === 'goods')!;
+    const bodies = new BodyFactory(api);
+    for (const name of ['无线键盘K1', '无线鼠标M2']) {
+      expectOk(await api.post(apiPathOf(goods, 'submit'), { ...(await bodies.validBody(goods)), commInfoName: name }), 'goods submit');
+    }
+    await openList(page, server.url, '/base/barcode', 'barcode');
+    await page.getByTestId('list-toolbar').getByRole('button', { name: /新\s*增/ }).click();
+    const dialog = modal(page, '新增条码');
+    await dialog.waitFor();
+    await field(dialog, 'commInfoId').locator('.ant-select').click();
+    const picker = modal(page, /^商品$/);
+    const rows = picker.locator('.ant-table-tbody tr.ant-table-row');
+    await rows.filter({ hasText: '无线鼠标M2' }).waitFor();
+    await expect.poll(() => rows.filter({ hasText: '无线键盘K1' }).count()).toBe(1);
+
+    const searches: { at: number; url: string }[] = [];
+    const onRequest = (request: { url(): string }) => {
+      if (request.url().includes('keyword=')) searches.push({ at: Date.now(), url: decodeURIComponent(request.url()) });
+    };
+    page.on('request', onRequest);
+    const keyword = picker.locator('input').first();
+    await keyword.click();
+    await keyword.pressSequentially('鼠标', { delay: 150 });
+    const typed = Date.now();
+    await page.waitForTimeout(1000);
+    expect(searches, 'no search while the typing pause is under 1.5 s').toEqual([]);
+    await expect.poll(() => searches.length, { timeout: 5_000 }).toBe(1);
+    expect(searches[0].at - typed).toBeGreaterThanOrEqual(1400);
+    expect(searches[0].url).toContain('keyword=鼠标');
+    await expect.poll(() => rows.filter({ hasText: '无线键盘K1' }).count()).toBe(0);
+    await expect.poll(() => rows.filter({ hasText: '无线鼠标M2' }).count()).toBe(1);
+    page.off('request', onRequest);
+    expect(searches.length, 'one request for the whole word').toBe(1);
+    await rows.filter({ hasText: '无线鼠标M2' }).dblclick();
+    await expect.poll(() => field(dialog, 'commInfoId').innerText()).toContain('无线鼠标M2');
+    await footerButton(dialog, /取\s*消/).click();
     expect(pageErrors).toEqual([]);
   });
 

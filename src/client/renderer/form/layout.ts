@@ -31,6 +31,8 @@ export interface FieldSpec {
   ref?: string;
   /** Display field a picker fills from the picked row (entity lookups: roleId → roleName). */
   lookup?: { field: string; take: string };
+  /** Every lookup reading from this id (goodsId → code, name, unit), all filled on a pick. */
+  lookups?: { field: string; take: string }[];
 }
 
 export interface LayoutSection {
@@ -98,7 +100,9 @@ function visibleInMode(def: FormFieldObject, mode: FormMode): boolean {
 function specOf(resource: ResourceFile, def: FormFieldObject, mode: FormMode, defaultSpan: number): FieldSpec {
   const prop = fieldOf(resource, def.field) ?? { title: def.field };
   const widget = def.widget ?? (def.picker && !prop['x-ref'] ? 'picker' : deriveWidget(def.field, prop));
-  const lookup = resource.lookups?.find((entry) => entry.from === def.field);
+  // Several lookups may read from one id (goods → code, name, unit): the input shows the name.
+  const lookups = resource.lookups?.filter((entry) => entry.from === def.field) ?? [];
+  const lookup = lookups.find((entry) => /name$/i.test(entry.field)) ?? lookups[0];
   return {
     name: def.field,
     prop,
@@ -111,6 +115,7 @@ function specOf(resource: ResourceFile, def: FormFieldObject, mode: FormMode, de
     readonly: mode === 'view' || Boolean(def.readonly) || Boolean(prop['x-readonly']),
     ref: typeof prop['x-ref'] === 'string' ? prop['x-ref'] : def.picker ? resource.resource : undefined,
     lookup: lookup ? { field: lookup.field, take: lookup.take } : undefined,
+    lookups: lookups.length ? lookups.map((entry) => ({ field: entry.field, take: entry.take })) : undefined,
   };
 }
 

@@ -11,8 +11,8 @@ function joined(rows: Row[], field: string): string {
 
 /**
  * x-ref fields: the picked id(s) plus the fields the form copies from the picked rows — the
- * declared `fill` (this form's field ← picked row's field), else the entity lookup's display
- * field (roleId → roleName). Tree nodes carry their name as `title`.
+ * declared `fill` (this form's field ← picked row's field), else every entity lookup reading
+ * from the id (roleId → roleName; goodsId → code and name). Tree nodes carry their name as `title`.
  */
 export function fillFromRows(spec: EditorProps['spec'], rows: Row[]): Values {
   const patch: Values = {};
@@ -21,9 +21,11 @@ export function fillFromRows(spec: EditorProps['spec'], rows: Row[]): Values {
     for (const [target, source] of Object.entries(spec.def.fill)) {
       patch[target] = rows.length === 1 ? read(rows[0], source) : rows.map((row) => read(row, source)).join(',');
     }
-  } else if (spec.lookup) {
-    const { field, take } = spec.lookup;
-    patch[field] = rows.length ? rows.map((row) => String(row[take] ?? row.title ?? '')).join(',') : '';
+  } else {
+    for (const { field, take } of spec.lookups ?? (spec.lookup ? [spec.lookup] : [])) {
+      const display = field === spec.lookup?.field;
+      patch[field] = rows.map((row) => String(row[take] ?? (display ? row.title : undefined) ?? '')).join(',');
+    }
   }
   return patch;
 }
