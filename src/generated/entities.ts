@@ -3969,6 +3969,10 @@ export interface Topmenu extends Partial<Omit<BaseRow, 'id'>> {
    */
   name: string;
   /**
+   * 英文名称
+   */
+  nameEn?: string;
+  /**
    * 菜单图标
    */
   source?: string;

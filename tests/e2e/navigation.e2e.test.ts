@@ -137,6 +137,9 @@ describe('menus, search and routes', () => {
     await page.getByRole('menuitem', { name: 'English' }).click();
     await page.getByTestId('sidebar').getByText('Sales', { exact: true }).waitFor();
     await expect(page.getByTestId('menu-search-sidebar').getAttribute('placeholder')).resolves.toBe('Search menus');
+    // The seeded top menus carry English names too.
+    await expect.poll(() => page.getByTestId('top-menu').innerText()).toMatch(/Business[\s\S]*System/);
+    expect(await page.getByTestId('top-menu').innerText()).not.toMatch(/业务中心|系统中心/);
     await page.getByTestId('language-switch').click();
     await page.getByRole('menuitem', { name: '简体中文' }).click();
     await page.getByTestId('sidebar').getByText('销售管理', { exact: true }).waitFor();
