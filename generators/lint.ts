@@ -156,6 +156,10 @@ for (const [name, l] of resources) {
       // A field from another call's rows is allowed when the block gives its title.
       const titled = typeof item === 'object' && item !== null && 'title' in item;
       if (f && !known(f) && !titled) report(l, `${pointer}/${i}`, `${what}字段 ${f} 不在 entity.properties 中（或为该列给出 title）`);
+      const placeholder = (item as { placeholder?: string; placeholderEn?: string } | null) ?? {};
+      if (typeof placeholder === 'object' && placeholder.placeholder && !placeholder.placeholderEn) {
+        report(l, `${pointer}/${i}/placeholder`, `字段 ${f} 的 placeholder 没有英文 placeholderEn`);
+      }
       const pickerName = (item as { picker?: string })?.picker;
       if (f && pickerName) {
         // x-ref fields use the target's pickers; other fields (company lookup) this resource's own.

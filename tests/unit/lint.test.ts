@@ -40,4 +40,17 @@ describe('schema lint', () => {
     expect(out).toContain(`customer.json:${dictLine}: 字典 no_such_dict 未在 schemas/dicts 中定义`);
     fs.rmSync(dir, { recursive: true, force: true });
   }, 60_000);
+
+  it('wants an English placeholder beside every Chinese one', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lint-'));
+    fs.cpSync(path.join(root, 'schemas'), dir, { recursive: true });
+    const dept = path.join(dir, 'system/dept.json');
+    const text = fs.readFileSync(dept, 'utf8');
+    expect(text).toContain('"placeholderEn": "Blank for a top-level department"');
+    fs.writeFileSync(dept, text.replace(', "placeholderEn": "Blank for a top-level department"', ''));
+    const { status, out } = lint(dir);
+    expect(status).toBe(1);
+    expect(out).toContain(`dept.json:${lineOf(dept, '不选则为顶级部门')}: 字段 parentId 的 placeholder 没有英文 placeholderEn`);
+    fs.rmSync(dir, { recursive: true, force: true });
+  }, 60_000);
 });

@@ -101,6 +101,7 @@ export interface FormFieldObject {
   span?: number;
   widget?: Widget;
   placeholder?: string;
+  placeholderEn?: string;
   picker?: string;
   fill?: Record<string, string>;
   addOnly?: boolean;

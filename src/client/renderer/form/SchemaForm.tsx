@@ -4,6 +4,10 @@ import { ThemedForm, type FormContext } from './theme.tsx';
 import { injectFormStyles } from './styles.ts';
 import { useFormValues, FormStoreContext, type FormStore } from './store.ts';
 import type { Values } from './types.ts';
+import { useSettings } from '../../store/settings.ts';
+
+/** English titles run about a third longer than the Chinese ones the widths are set for. */
+const EN_LABEL_SCALE = 1.35;
 
 /**
  * rjsf never validates here: fields are checked one by one on blur and all at once on save by
@@ -42,11 +46,13 @@ export function SchemaForm({ store, labelsOnTop }: Props) {
   const { schema, uiSchema } = useMemo(() => rjsfSchemaOf(store), [store]);
   const formContext: FormContext = useMemo(() => ({ store }), [store]);
   const formData = useFormValues(store);
+  const language = useSettings((s) => s.language);
+  const labelWidth = Math.round(store.layout.labelWidth * (language === 'en' ? EN_LABEL_SCALE : 1));
   return (
     <FormStoreContext.Provider value={store}>
       <div
         className={['erp-form', labelsOnTop && 'erp-label-top', store.mode === 'view' && 'erp-form-view'].filter(Boolean).join(' ')}
-        style={{ ['--erp-label-width' as string]: `${store.layout.labelWidth}px` }}
+        style={{ ['--erp-label-width' as string]: `${labelWidth}px` }}
       >
         <ThemedForm
           tagName="div"

@@ -97,7 +97,7 @@ function ErpWidget(props: WidgetProps) {
       disabled={Boolean(disabled) || linkage.disabled || spec.readonly}
       invalid={Boolean(error)}
       placeholder={
-        spec.def.placeholder ??
+        (language === 'en' ? spec.def.placeholderEn : spec.def.placeholder) ??
         t(isChoice(spec) ? 'form.placeholderSelect' : 'form.placeholderInput', { title })
       }
       onCommit={onCommit}
