@@ -195,9 +195,26 @@ for (const [name, l] of resources) {
     }
     checkFieldList(picker.columns, `/pickers/${name}/columns`, '选择器列');
   }
-  ((r.actions ?? []) as { endpoint: string; key: string }[]).forEach((a, i) => {
-    if (!a.endpoint.startsWith('/') && !endpointPaths.has(a.endpoint)) report(l, `/actions/${i}/endpoint`, `操作 ${a.key} 的接口 ${a.endpoint} 不在 api.endpoints 中`);
-  });
+  type ActionRef = { endpoint: string; key: string; resource?: string; prompt?: unknown[] };
+  const cardActions = ((r as { card?: { actions?: ActionRef[] } }).card?.actions ?? []) as ActionRef[];
+  for (const [pointer, list] of [['/actions', (r.actions ?? []) as ActionRef[]], ['/card/actions', cardActions]] as const) {
+    list.forEach((a, i) => {
+      if (a.resource) {
+        const target = resources.get(a.resource);
+        if (!target) report(l, `${pointer}/${i}/resource`, `操作 ${a.key} 的资源 ${a.resource} 不存在`);
+        else if (!target.data.api.endpoints.some((e) => e.path === a.endpoint)) report(l, `${pointer}/${i}/endpoint`, `操作 ${a.key} 的接口 ${a.endpoint} 不在资源 ${a.resource} 的 api.endpoints 中`);
+      } else if (!a.endpoint.startsWith('/') && !endpointPaths.has(a.endpoint)) report(l, `${pointer}/${i}/endpoint`, `操作 ${a.key} 的接口 ${a.endpoint} 不在 api.endpoints 中`);
+      // Prompt fields take titles and rules from the resource the call belongs to.
+      const owner = a.resource ? resources.get(a.resource) : l;
+      (a.prompt ?? []).forEach((item, j) => {
+        const f = fieldOf(item);
+        const titled = typeof item === 'object' && item !== null && 'title' in item;
+        if (f && owner && !titled && !(f in owner.data.entity.properties) && !BASE_FIELDS.has(f)) {
+          report(l, `${pointer}/${i}/prompt/${j}`, `操作 ${a.key} 的提示字段 ${f} 不在资源 ${owner.data.resource} 中（或为它给出 title）`);
+        }
+      });
+    });
+  }
   // A field that holds another resource's id is picked with that resource's picker.
   for (const [field, schema] of Object.entries(props)) {
     const target = schema['x-ref'] ? resources.get(String(schema['x-ref'])) : undefined;

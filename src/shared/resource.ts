@@ -53,6 +53,8 @@ export interface FieldSchema {
   enum?: unknown[];
   default?: unknown;
   items?: unknown;
+  minItems?: number;
+  maxItems?: number;
   'x-column'?: string;
   'x-virtual'?: boolean;
   'x-secret'?: boolean;

@@ -41,6 +41,23 @@ describe('schema lint', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   }, 60_000);
 
+  it('checks an action calling another resource: its endpoint and prompt fields belong to it', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lint-'));
+    fs.cpSync(path.join(root, 'schemas'), dir, { recursive: true });
+    const profile = path.join(dir, 'hr/staff-profile.json');
+    const data = JSON.parse(fs.readFileSync(profile, 'utf8'));
+    const [formal, rank] = data.card.actions;
+    expect(formal.resource).toBe('formal-application');
+    formal.resource = 'staff'; // staff has a submit, but no becomeFormalTime
+    rank.endpoint = 'no-such-call';
+    fs.writeFileSync(profile, JSON.stringify(data, null, 2));
+    const { status, out } = lint(dir);
+    expect(status).toBe(1);
+    expect(out).toMatch(/staff-profile\.json:\d+: 操作 applyFormal 的提示字段 becomeFormalTime 不在资源 staff 中/);
+    expect(out).toMatch(/staff-profile\.json:\d+: 操作 applyRank 的接口 no-such-call 不在资源 rank-application 的 api\.endpoints 中/);
+    fs.rmSync(dir, { recursive: true, force: true });
+  }, 60_000);
+
   it('wants an English placeholder beside every Chinese one', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lint-'));
     fs.cpSync(path.join(root, 'schemas'), dir, { recursive: true });

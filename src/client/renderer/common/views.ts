@@ -55,6 +55,7 @@ export type Widget =
   | 'icon'
   | 'color'
   | 'json'
+  | 'textList'
   | 'lines';
 
 export type SearchOp = 'like' | 'equal' | 'ge' | 'le' | 'range' | 'daterange' | 'in';
@@ -123,6 +124,8 @@ export interface ActionDef {
   label: string;
   labelEn?: string;
   endpoint: string;
+  /** Another resource whose endpoint this is (its entity gives the prompt's titles and rules). */
+  resource?: string;
   perm?: string;
   placement?: 'toolbar' | 'row' | 'both';
   batch?: boolean;

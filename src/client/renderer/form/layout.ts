@@ -67,7 +67,7 @@ export function deriveWidget(name: string, prop: FieldSchema): Widget {
   if (prop['x-lines']) return 'lines';
   if (prop['x-ref']) return 'picker';
   if (prop['x-dict'] || prop['x-dictBiz'] || Array.isArray(prop.enum)) return 'select';
-  if (prop.type === 'array') return 'upload';
+  if (prop.type === 'array') return (prop.items as { type?: unknown } | undefined)?.type === 'string' ? 'textList' : 'upload';
   if (prop['x-decimal'] !== undefined) return 'money';
   if (prop.type === 'integer' || prop.type === 'number') return 'number';
   if (prop.type === 'boolean') return 'switch';

@@ -26,12 +26,16 @@ const CSS = `
 .erp-readonly { min-height: 32px; line-height: 22px; padding: 5px 0; word-break: break-all;
   color: var(--ant-color-text, rgba(0,0,0,.88)); }
 .erp-readonly-multiline { white-space: pre-wrap; }
+.erp-readonly-list { margin: 0; padding-left: 20px; }
+.erp-text-list { display: flex; flex-direction: column; gap: 6px; align-items: flex-start; }
+.erp-text-list-row { display: flex; align-items: center; gap: 6px; width: 100%; }
+.erp-text-list-index { flex: 0 0 20px; color: var(--ant-color-text-tertiary, rgba(0,0,0,.45)); text-align: right; }
 .erp-placeholder { height: 32px; border-radius: var(--ant-border-radius, 6px); outline: none;
   border: 1px solid var(--ant-color-border, #d9d9d9); background: var(--ant-color-bg-container, #fff); }
 .erp-placeholder-textarea, .erp-placeholder-json { height: 54px; }
 .erp-placeholder-lines { height: 96px; }
 .erp-placeholder-image { width: 102px; height: 102px; border-style: dashed; }
-.erp-placeholder-radio, .erp-placeholder-switch, .erp-placeholder-checkbox, .erp-placeholder-upload { border-color: transparent; background: transparent; }
+.erp-placeholder-radio, .erp-placeholder-switch, .erp-placeholder-checkbox, .erp-placeholder-upload, .erp-placeholder-textList { border-color: transparent; background: transparent; }
 .erp-lines .ant-table-cell { vertical-align: top; }
 `;
 

@@ -160,6 +160,8 @@ const FieldBox = memo(function FieldBox({ store, name, id, children }: FieldBoxP
         ) : (
           <div
             className={`erp-placeholder erp-placeholder-${spec.widget}`}
+            // A list holds minItems inputs and its add button: the placeholder keeps that height.
+            style={spec.widget === 'textList' ? { height: Math.max(1, spec.prop.minItems ?? 1) * 38 + 24 } : undefined}
             tabIndex={0}
             onFocus={() => {
               focusAfterMount.current = true;

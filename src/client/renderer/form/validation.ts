@@ -126,11 +126,29 @@ function checkText(spec: FieldSpec, value: unknown): string | undefined {
   return undefined;
 }
 
+/** A list of texts: required, then minItems / maxItems counted over the filled items, then each item's length. */
+function checkList(entity: EntitySchema, spec: FieldSpec, value: unknown, values: Values): string | undefined {
+  const items = Array.isArray(value) ? value.map((item) => String(item ?? '').trim()).filter(Boolean) : [];
+  if (!items.length) return isRequired(spec, values) ? requiredMessage(entity, spec) : undefined;
+  const { minItems, maxItems } = spec.prop;
+  if (typeof minItems === 'number' && items.length < minItems) {
+    return schemaMessage(spec.prop, 'minItems') ?? fallback(spec, 'form.minItems', { limit: minItems });
+  }
+  if (typeof maxItems === 'number' && items.length > maxItems) {
+    return schemaMessage(spec.prop, 'maxItems') ?? fallback(spec, 'form.maxItems', { limit: maxItems });
+  }
+  const item = spec.prop.items as FieldSchema | undefined;
+  const tooLong = typeof item?.maxLength === 'number' ? items.find((text) => text.length > (item.maxLength as number)) : undefined;
+  if (item && tooLong !== undefined) return schemaMessage(item, 'maxLength') ?? fallback(spec, 'form.maxLength', { limit: item.maxLength as number });
+  return undefined;
+}
+
 /**
  * The message for one field's value (undefined when it passes). `values` is the whole record,
  * read by x-requiredIf and by rules such as the bank-account length per bank type.
  */
 export function checkField(entity: EntitySchema, spec: FieldSpec, value: unknown, values: Values): string | undefined {
+  if (spec.widget === 'textList') return checkList(entity, spec, value, values);
   if (isEmptyValue(value)) return isRequired(spec, values) ? requiredMessage(entity, spec) : undefined;
   if (spec.widget === 'json' && typeof value === 'string') {
     try {

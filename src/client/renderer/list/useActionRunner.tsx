@@ -10,6 +10,7 @@ import { useLabel, useRT } from '../common/i18n.ts';
 import { resolveParams, type Row } from '../common/params.ts';
 import { endpointPermission } from '../common/permissions.ts';
 import { dutyEndpoint, endpointByPath, type ActionDef } from '../common/views.ts';
+import { loadResource } from '../common/useResource.ts';
 
 /** Calls one of the resource's endpoints with query parameters, by its declared method. */
 export function callEndpoint(
@@ -48,6 +49,16 @@ function promptValues(values: Record<string, unknown>): Record<string, QueryValu
 interface PendingPrompt {
   action: ActionDef;
   rows: Row[];
+  /** The resource the call belongs to: the list's own, or the action's `resource`. */
+  target: ResourceFile;
+}
+
+/** The action's own parameters: declared ones, else the selected ids or the row's id. */
+function baseParams(action: ActionDef, rows: Row[]): Record<string, QueryValue> {
+  const ids = rows.map(idOf);
+  if (action.params) return resolveParams(action.params, rows[0], ids);
+  if (action.batch) return { ids: ids.join(',') };
+  return rows[0] ? { id: idOf(rows[0]) } : {};
 }
 
 /**
@@ -68,20 +79,18 @@ export function useActionRunner(
   const [prompt, setPrompt] = useState<PendingPrompt | undefined>();
 
   const execute = useCallback(
-    async (action: ActionDef, rows: Row[], extra: Record<string, QueryValue> = {}) => {
-      const ids = rows.map(idOf);
-      const base = action.params
-        ? resolveParams(action.params, rows[0], ids)
-        : action.batch
-          ? { ids: ids.join(',') }
-          : rows[0]
-            ? { id: idOf(rows[0]) }
-            : {};
-      await callEndpoint(resource, action.endpoint, { ...base, ...extra });
+    async (action: ActionDef, rows: Row[], target: ResourceFile, typed: Record<string, unknown> = {}) => {
+      const base = baseParams(action, rows);
+      if (endpointByPath(target, action.endpoint)?.op === 'submit') {
+        // A submit takes the record as a JSON body, typed values (lists, numbers) as they are.
+        await http.post<unknown>(endpointUrl(target, action.endpoint), { ...base, ...typed });
+      } else {
+        await callEndpoint(target, action.endpoint, { ...base, ...promptValues(typed) });
+      }
       notifier().success(action.success ?? t('list.operateSuccess'));
       onDone();
     },
-    [resource, onDone, t],
+    [onDone, t],
   );
 
   const run = useCallback(
@@ -90,9 +99,11 @@ export function useActionRunner(
         notifier().warning(t('list.selectAtLeastOne'));
         return;
       }
-      const proceed = () => {
-        if (action.prompt?.length) setPrompt({ action, rows });
-        else return execute(action, rows).catch(() => undefined);
+      const proceed = async () => {
+        const target = action.resource ? await loadResource(action.resource).catch(() => undefined) : resource;
+        if (!target) return;
+        if (action.prompt?.length) setPrompt({ action, rows, target });
+        else return execute(action, rows, target).catch(() => undefined);
       };
       if (action.confirm) {
         modal.confirm({
@@ -104,7 +115,7 @@ export function useActionRunner(
         });
       } else void proceed();
     },
-    [execute, modal, t],
+    [execute, modal, t, resource],
   );
 
   const remove = useCallback(
@@ -138,12 +149,13 @@ export function useActionRunner(
     <ActionPrompt
       title={label(prompt.action.label, prompt.action.labelEn)}
       fields={prompt.action.prompt ?? []}
-      resource={resource}
+      resource={prompt.target}
+      initial={baseParams(prompt.action, prompt.rows)}
       open
       onCancel={() => setPrompt(undefined)}
       onOk={(values) => {
         const pending = prompt;
-        execute(pending.action, pending.rows, promptValues(values)).then(
+        execute(pending.action, pending.rows, pending.target, values).then(
           () => setPrompt(undefined),
           // A failed call keeps the prompt open with what the user typed.
           () => undefined,

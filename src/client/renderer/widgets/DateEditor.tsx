@@ -12,11 +12,20 @@ function parse(value: unknown): Dayjs | null {
   return parsed.isValid() ? parsed : null;
 }
 
-/** Dates travel as `yyyy-MM-dd`, date-times as `yyyy-MM-dd HH:mm:ss` (the contract's format). */
+/** A field stored as a date-time (BladeX keeps most dates as `yyyy-MM-dd 00:00:00`). */
+export function storesTime(prop: EditorProps['spec']['prop']): boolean {
+  return prop.format === 'date-time' || (typeof prop.pattern === 'string' && prop.pattern.includes(':')) || prop.maxLength === 19;
+}
+
+/**
+ * Dates travel as `yyyy-MM-dd`, date-times as `yyyy-MM-dd HH:mm:ss` (the contract's format); a
+ * date picked for a date-time field is sent as the start of that day.
+ */
 export const DateEditor = memo(function DateEditor(props: EditorProps) {
   const { id, spec, disabled, invalid, placeholder, onCommit, compact } = props;
   const withTime = spec.widget === 'datetime';
   const format = withTime ? DATE_TIME_FORMAT : DATE_FORMAT;
+  const sent = withTime || storesTime(spec.prop) ? DATE_TIME_FORMAT : DATE_FORMAT;
   return (
     <DatePicker
       id={id}
@@ -28,7 +37,7 @@ export const DateEditor = memo(function DateEditor(props: EditorProps) {
       size={compact ? 'small' : undefined}
       status={invalid ? 'error' : undefined}
       style={{ width: '100%' }}
-      onChange={(next: Dayjs | null) => onCommit(next ? next.format(format) : '')}
+      onChange={(next: Dayjs | null) => onCommit(next ? (withTime ? next : next.startOf('day')).format(sent) : '')}
     />
   );
 });

@@ -86,6 +86,17 @@ export const ReadonlyValue = memo(function ReadonlyValue({ spec, value, record }
     case 'password':
       content = '******';
       break;
+    case 'textList':
+      content = Array.isArray(value) ? (
+        <ol className="erp-readonly-list">
+          {value.map((item, index) => (
+            <li key={index}>{String(item)}</li>
+          ))}
+        </ol>
+      ) : (
+        String(value)
+      );
+      break;
     case 'daterange':
       content = Array.isArray(value) ? value.join(' ~ ') : String(value);
       break;

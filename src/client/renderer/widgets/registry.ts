@@ -8,6 +8,7 @@ import { DecimalEditor, NumberEditor } from './NumberEditor.tsx';
 import { AreaEditor, PickerEditor } from './PickerEditors.tsx';
 import { TextAreaEditor, TextEditor } from './TextEditor.tsx';
 import { ImageEditor, UploadEditor } from './UploadEditors.tsx';
+import { TextListEditor } from './TextListEditor.tsx';
 
 /**
  * The editor of each widget name of the meta-schema. `lines` is registered by the form theme
@@ -34,6 +35,7 @@ const editors: Record<Exclude<Widget, 'lines'>, ComponentType<EditorProps>> = {
   icon: IconEditor,
   color: ColorEditor,
   json: JsonEditor,
+  textList: TextListEditor,
 };
 
 export function editorFor(widget: Widget): ComponentType<EditorProps> {
