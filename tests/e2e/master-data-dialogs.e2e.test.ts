@@ -381,6 +381,65 @@ describe('master-data dialogs', () => {
     expect(pageErrors).toEqual([]);
   });
 
+  test('customer name lookup fills the company details; the area cascader saves the district code and the joined names', async () => {
+    const { page, pageErrors } = browser;
+    const supplier = loadResources().find((r) => r.resource === 'supplier')!;
+    const bodies = new BodyFactory(api);
+    expectOk(
+      await api.post(apiPathOf(supplier, 'submit'), {
+        ...(await bodies.validBody(supplier)),
+        bartererName: '深圳华强电子有限公司',
+        contactPerson: '张经理',
+        telephone: '0755-83000000',
+        taxNo: '91440300MA5FXXXX1X',
+        address: '华强北路1号',
+      }),
+      'supplier submit',
+    );
+    const nature = expectOk(await api.get('/blade-base/customernature/tree', { parentId: 0 }))[0];
+    const level = expectOk(await api.get('/blade-base/commcustomerlevel/list', { current: 1, size: 10 })).records[0];
+
+    await openList(page, server.url, '/base/customer', 'customer');
+    await page.getByTestId('list-toolbar').getByRole('button', { name: /新\s*增/ }).click();
+    const dialog = modal(page, '新增客户');
+    await dialog.waitFor();
+    // Typing part of a known company's name offers it; picking it fills its details.
+    await field(dialog, 'bartererName').locator('input').pressSequentially('华强', { delay: 50 });
+    const option = page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: '深圳华强电子有限公司' });
+    await option.waitFor();
+    await option.click();
+    await expect.poll(() => field(dialog, 'contactPerson').locator('input').inputValue()).toBe('张经理');
+    await expect.poll(() => field(dialog, 'telephone').locator('input').inputValue()).toBe('0755-83000000');
+    await expect.poll(() => field(dialog, 'address').locator('input').inputValue()).toBe('华强北路1号');
+    expect(await field(dialog, 'bartererName').innerText()).toContain('深圳华强电子有限公司');
+
+    // The region cascader loads each level on demand; the value is the district's code.
+    await field(dialog, 'areaCode').locator('.ant-select').click();
+    const menus = page.locator('.ant-cascader-dropdown:visible .ant-cascader-menu');
+    for (const [depth, name] of ['广东省', '深圳市', '南山区'].entries()) {
+      const item = menus.nth(depth).locator('.ant-cascader-menu-item', { hasText: name }).first();
+      await item.waitFor();
+      await item.click();
+    }
+    await expect.poll(() => field(dialog, 'areaCode').innerText()).toMatch(/广东省\s*\/\s*深圳市\s*\/\s*南山区/);
+
+    await field(dialog, 'natureId').locator('.ant-select').click();
+    const naturePicker = modal(page, '客户分类选择');
+    await doubleClickNode(naturePicker, nature.title);
+    await field(dialog, 'levelId').locator('.ant-select').click();
+    const levelPicker = modal(page, '客户级别');
+    await levelPicker.locator('.ant-table-row', { hasText: level.levelName }).dblclick();
+    await expect.poll(() => levelPicker.count()).toBe(0);
+    await footerButton(dialog, /保\s*存/).click();
+    await expectMessage(page, '新增成功');
+    const saved = expectOk<{ records: Record<string, unknown>[] }>(
+      await api.get('/blade-base/customer/list', { bartererName: '深圳华强电子有限公司' }),
+    ).records;
+    expect(saved).toHaveLength(1);
+    expect(saved[0]).toMatchObject({ contactPerson: '张经理', taxNo: '91440300MA5FXXXX1X', areaCode: '440305', areaName: '广东省深圳市南山区' });
+    expect(pageErrors).toEqual([]);
+  });
+
   test('supplier-category picker: 不可选择全部, 请选择供应商分类, 请选择末级节点！, double-click confirms', async () => {
     const { page, pageErrors } = browser;
     // A category with a child (not choosable) beside the seeded leaf.
