@@ -246,6 +246,28 @@ for (const [name, l] of resources) {
   });
 }
 
+// Absolute endpoints a view block calls (pickers, actions, cards) must be some resource's call.
+// Detail tabs may name a later module's call: a warning, the tab shows an empty table until then.
+const servedPaths = new Set([...endpoints.keys()].map((key) => key.split(' ')[1]));
+const pendingTabs = new Map<string, number>();
+for (const l of resources.values()) {
+  const visit = (node: unknown, pointer: string) => {
+    if (Array.isArray(node)) return node.forEach((item, i) => visit(item, `${pointer}/${i}`));
+    if (!node || typeof node !== 'object') return;
+    for (const [key, value] of Object.entries(node)) {
+      const at = `${pointer}/${key}`;
+      if (key === 'endpoint' && typeof value === 'string' && value.startsWith('/') && !servedPaths.has(value)) {
+        if (pointer.startsWith('/detailTabs/')) pendingTabs.set(l.file, (pendingTabs.get(l.file) ?? 0) + 1);
+        else report(l, at, `接口 ${value} 不是任何资源的接口`);
+      } else if (key !== 'api' && key !== 'entity') visit(value, at);
+    }
+  };
+  visit(l.data, '');
+}
+for (const [file, count] of pendingTabs) {
+  warnings.push({ file, line: 1, message: `${count} 个详情页签的接口属于后续模块，暂显示空表` });
+}
+
 // Menus
 const menus = load<{ menus: MenuSeed[] }>(path.join(schemasDir, 'menus.json'));
 if (menus) {

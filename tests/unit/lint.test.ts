@@ -51,7 +51,11 @@ describe('schema lint', () => {
     formal.resource = 'staff'; // staff has a submit, but no becomeFormalTime
     rank.endpoint = 'no-such-call';
     fs.writeFileSync(profile, JSON.stringify(data, null, 2));
+    // A picker calling a path no resource serves (a typo).
+    const userFile = path.join(dir, 'system/user.json');
+    fs.writeFileSync(userFile, fs.readFileSync(userFile, 'utf8').replace('"endpoint": "/blade-system/depot/list"', '"endpoint": "/blade-system/depot/lsit"'));
     const { status, out } = lint(dir);
+    expect(out).toContain(`user.json:${lineOf(userFile, '/blade-system/depot/lsit')}: 接口 /blade-system/depot/lsit 不是任何资源的接口`);
     expect(status).toBe(1);
     expect(out).toMatch(/staff-profile\.json:\d+: 操作 applyFormal 的提示字段 becomeFormalTime 不在资源 staff 中/);
     expect(out).toMatch(/staff-profile\.json:\d+: 操作 applyRank 的接口 no-such-call 不在资源 rank-application 的 api\.endpoints 中/);
