@@ -59,11 +59,15 @@ export function PickerInput(props: PickerInputProps) {
   // placeholder (不选则为顶级…) instead of a bare 0.
   const rootValue = picker?.kind === 'tree' ? (resource?.table.tree?.rootValue ?? '0') : undefined;
   const values = useMemo(() => splitValue(value).filter((v) => v !== rootValue), [value, rootValue]);
+  // Rows picked here name themselves: a field with no display field of its own (a prompt's
+  // depotIds) shows the picked names, not ids.
+  const [picked, setPicked] = useState<Row[]>([]);
   const knownRows = useMemo(() => {
-    if (!picker || !text) return [];
-    const names = text.split(',');
-    return values.map((v, i) => ({ [picker.valueField]: v, [picker.labelField]: names[i] ?? v }));
-  }, [picker, text, values]);
+    if (!picker) return [];
+    const names = text ? text.split(',') : [];
+    const fromText = text ? values.map((v, i) => ({ [picker.valueField]: v, [picker.labelField]: names[i] ?? v })) : [];
+    return [...picked, ...fromText];
+  }, [picker, text, values, picked]);
   const rows = usePickerRows(resource, picker, values, knownRows);
 
   if (picker?.kind === 'autocomplete' && resource) {
@@ -94,10 +98,11 @@ export function PickerInput(props: PickerInputProps) {
 
   const labelOf = (row: Row) => String(row[picker?.labelField ?? 'id'] ?? row[picker?.valueField ?? 'id'] ?? '');
   const options = rows.map((row) => ({ value: String(row[picker?.valueField ?? 'id'] ?? ''), label: labelOf(row) }));
-  const commit = (picked: Row[]) => {
+  const commit = (chosen: Row[]) => {
     setOpen(false);
-    const ids = picked.map((row) => String(row[picker!.valueField] ?? ''));
-    onChange(ids.length ? ids.join(',') : undefined, picked);
+    const ids = chosen.map((row) => String(row[picker!.valueField] ?? ''));
+    setPicked(chosen);
+    onChange(ids.length ? ids.join(',') : undefined, chosen);
   };
 
   return (

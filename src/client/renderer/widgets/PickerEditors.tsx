@@ -49,7 +49,9 @@ export const PickerEditor = memo(function PickerEditor(props: EditorProps) {
       resource={spec.ref ?? ''}
       picker={spec.def.picker}
       value={props.value === null || props.value === undefined || props.value === '' ? undefined : String(props.value)}
-      multiple={Boolean(spec.prop['x-multi'])}
+      // An entity's x-ref field is single unless x-multi; a prompt's parameter (no x-ref) follows
+      // its picker's own `multiple` (角色配置's roleIds, 仓库分配's depotIds).
+      multiple={spec.prop['x-ref'] ? Boolean(spec.prop['x-multi']) : undefined}
       disabled={disabled}
       invalid={invalid}
       placeholder={placeholder}
