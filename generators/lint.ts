@@ -106,6 +106,12 @@ const specText = fs
   .join('\n')
   .toLowerCase();
 
+/** Every GET call a resource serves, by absolute path (a prompt's prefill reads one). */
+const servedGets = new Set<string>();
+for (const l of resources.values()) {
+  for (const e of l.data.api.endpoints) if (e.method === 'GET') servedGets.add(e.path.startsWith('/') ? e.path : `${l.data.api.base}/${e.path}`);
+}
+
 const endpoints = new Map<string, string>();
 const permissions = new Map<string, string>();
 for (const [name, l] of resources) {
@@ -204,6 +210,14 @@ for (const [name, l] of resources) {
         if (!target) report(l, `${pointer}/${i}/resource`, `操作 ${a.key} 的资源 ${a.resource} 不存在`);
         else if (!target.data.api.endpoints.some((e) => e.path === a.endpoint)) report(l, `${pointer}/${i}/endpoint`, `操作 ${a.key} 的接口 ${a.endpoint} 不在资源 ${a.resource} 的 api.endpoints 中`);
       } else if (!a.endpoint.startsWith('/') && !endpointPaths.has(a.endpoint)) report(l, `${pointer}/${i}/endpoint`, `操作 ${a.key} 的接口 ${a.endpoint} 不在 api.endpoints 中`);
+      const prefill = (a as { prefill?: { endpoint: string; fields: Record<string, string> } }).prefill;
+      if (prefill) {
+        if (!servedGets.has(prefill.endpoint)) report(l, `${pointer}/${i}/prefill/endpoint`, `操作 ${a.key} 的预填接口 ${prefill.endpoint} 不是任何资源的 GET 接口`);
+        const promptFields = new Set((a.prompt ?? []).map(fieldOf));
+        for (const field of Object.keys(prefill.fields)) {
+          if (!promptFields.has(field)) report(l, `${pointer}/${i}/prefill/fields/${field}`, `操作 ${a.key} 的预填字段 ${field} 不在 prompt 中`);
+        }
+      }
       // Prompt fields take titles and rules from the resource the call belongs to.
       const owner = a.resource ? resources.get(a.resource) : l;
       (a.prompt ?? []).forEach((item, j) => {

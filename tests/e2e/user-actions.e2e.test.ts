@@ -67,6 +67,8 @@ describe('user management actions', () => {
     const { page, pageErrors } = browser;
     const roles = expectOk<{ id: string; title: string }[]>(await api.get('/blade-system/role/tree'));
     const plain = roles.find((r) => r.title === '普通用户')!;
+    const held = expectOk<{ roleId: string }>(await api.get('/blade-user/detail', { id: userId })).roleId;
+    expect(held.split(',')).not.toContain(plain.id);
     await selectUser(page);
     await page.getByRole('button', { name: '角色配置' }).click();
     const prompt = modal(page, '角色配置');
@@ -78,8 +80,60 @@ describe('user management actions', () => {
     await expect.poll(() => field(prompt, 'roleIds').innerText()).toContain('普通用户');
     await okButton(prompt).click();
     await expectMessage(page, '操作成功');
+    // The prompt opened with the role already held; 普通用户 joins it.
     const detail = expectOk<{ roleId: string }>(await api.get('/blade-user/detail', { id: userId }));
-    expect(detail.roleId).toBe(plain.id);
+    expect(detail.roleId.split(',').sort()).toEqual([...held.split(','), plain.id].sort());
+    expect(pageErrors).toEqual([]);
+  });
+
+  test('权限设置 opens with the current grants of the role; confirming unchanged keeps every one of them', async () => {
+    const { page, pageErrors } = browser;
+    const roles = expectOk<{ id: string; title: string }[]>(await api.get('/blade-system/role/tree'));
+    const plain = roles.find((r) => r.title === '普通用户')!;
+    const menus = expectOk<{ id: string; name: string; parentId: string }[]>(await api.get('/blade-system/menu/list', { name: '客户资料' }));
+    const customerMenu = menus.find((m) => m.name === '客户资料')!;
+    // The role holds one menu, one data scope and nothing else to start with.
+    const scope = expectOk<{ id: string }>(
+      await api.post('/blade-system/data-scope/submit', { menuId: customerMenu.id, resourceCode: 'customer', scopeName: '本人客户', scopeField: 'create_user', scopeType: 2, scopeColumn: '*', scopeClass: 'customer' }),
+      'data scope',
+    );
+    expectOk(await api.post('/blade-system/role/grant', { roleIds: plain.id, menuIds: customerMenu.id, dataScopeIds: scope.id }), 'grant');
+    const before = expectOk(await api.get('/blade-system/menu/role-tree-keys', { roleIds: plain.id }));
+
+    await page.goto(`${server.url}/authority/role`);
+    const table = page.getByTestId('tree-role');
+    const actions = table.locator(`tr[data-row-key="${plain.id}"] [data-testid=row-actions]`);
+    await actions.waitFor();
+    await settle(page);
+    const inline = actions.getByRole('button', { name: '权限设置' });
+    if (await inline.count()) await inline.click();
+    else {
+      await actions.getByText('更多').click();
+      await page.locator('.ant-dropdown:visible').getByText('权限设置', { exact: true }).click();
+    }
+    const prompt = modal(page, '权限设置');
+    await prompt.waitFor();
+    await expect.poll(() => field(prompt, 'menuIds').innerText()).toContain('客户资料');
+    await expect.poll(() => field(prompt, 'dataScopeIds').innerText()).toContain('本人客户');
+    // The menu tree comes from the menu key of grant-tree's answer, with the held menu ticked.
+    await field(prompt, 'menuIds').locator('.ant-select').click();
+    const tree = modal(page, '菜单权限');
+    await tree.locator('.ant-tree-treenode', { hasText: '基础资料' }).first().waitFor();
+    await tree.locator('.ant-modal-footer').getByRole('button', { name: /取\s*消/ }).click();
+    await expect.poll(() => tree.count()).toBe(0);
+    await okButton(prompt).click();
+    await expectMessage(page, '操作成功');
+    expect(expectOk(await api.get('/blade-system/menu/role-tree-keys', { roleIds: plain.id }))).toEqual(before);
+    expect(pageErrors).toEqual([]);
+  });
+
+  test('角色配置 for one user opens with the roles they hold', async () => {
+    const { page, pageErrors } = browser;
+    await selectUser(page);
+    await page.getByRole('button', { name: '角色配置' }).click();
+    const prompt = modal(page, '角色配置');
+    await expect.poll(() => field(prompt, 'roleIds').innerText()).toContain('普通用户');
+    await prompt.locator('.ant-modal-footer').getByRole('button', { name: /取\s*消/ }).click();
     expect(pageErrors).toEqual([]);
   });
 

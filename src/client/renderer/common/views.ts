@@ -126,6 +126,8 @@ export interface ActionDef {
   endpoint: string;
   /** Another resource whose endpoint this is (its entity gives the prompt's titles and rules). */
   resource?: string;
+  /** Current values the prompt opens with, read from a GET call when one row is chosen. */
+  prefill?: { endpoint: string; params?: Record<string, unknown>; fields: Record<string, string> };
   perm?: string;
   placement?: 'toolbar' | 'row' | 'both';
   batch?: boolean;

@@ -45,6 +45,8 @@ export interface PickerDef {
   pageSize?: number;
   keywordSearch?: boolean;
   lastLevelOnly?: boolean;
+  /** The tree is this key of an object answer (grant-tree: menu, dataScope, apiScope). */
+  answerKey?: string;
   rootTitle?: string;
   emptyMessage?: string;
   requires?: { field?: string; message?: string };

@@ -51,6 +51,21 @@ interface PendingPrompt {
   rows: Row[];
   /** The resource the call belongs to: the list's own, or the action's `resource`. */
   target: ResourceFile;
+  /** Current values read by the action's `prefill` (the role's grants). */
+  current: Record<string, unknown>;
+}
+
+/** The values a prompt opens with: its `prefill` call's answer, when exactly one row is chosen. */
+async function prefillValues(action: ActionDef, rows: Row[]): Promise<Record<string, unknown>> {
+  const prefill = action.prefill;
+  if (!prefill || rows.length !== 1) return {};
+  const answer = await http.get<Record<string, unknown> | null>(prefill.endpoint, resolveParams(prefill.params, rows[0]));
+  const out: Record<string, unknown> = {};
+  for (const [field, key] of Object.entries(prefill.fields)) {
+    const value = answer?.[key];
+    if (value !== undefined && value !== null) out[field] = Array.isArray(value) ? value.join(',') : value;
+  }
+  return out;
 }
 
 /** The action's own parameters: declared ones, else the selected ids or the row's id. */
@@ -102,8 +117,14 @@ export function useActionRunner(
       const proceed = async () => {
         const target = action.resource ? await loadResource(action.resource).catch(() => undefined) : resource;
         if (!target) return;
-        if (action.prompt?.length) setPrompt({ action, rows, target });
-        else return execute(action, rows, target).catch(() => undefined);
+        if (action.prompt?.length) {
+          // A failed read (already reported) opens nothing: an empty prompt would look like
+          // "no grants" and save so.
+          const current = await prefillValues(action, rows).catch(() => undefined);
+          if (current) setPrompt({ action, rows, target, current });
+          return;
+        }
+        return execute(action, rows, target).catch(() => undefined);
       };
       if (action.confirm) {
         modal.confirm({
@@ -150,7 +171,7 @@ export function useActionRunner(
       title={label(prompt.action.label, prompt.action.labelEn)}
       fields={prompt.action.prompt ?? []}
       resource={prompt.target}
-      initial={baseParams(prompt.action, prompt.rows)}
+      initial={{ ...baseParams(prompt.action, prompt.rows), ...prompt.current }}
       open
       onCancel={() => setPrompt(undefined)}
       onOk={(values) => {

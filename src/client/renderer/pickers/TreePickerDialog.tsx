@@ -86,7 +86,7 @@ export function TreePickerDialog({ open, picker, multiple, value, onCancel, onOk
     let active = true;
     setLoading(true);
     const params = picker.lazyParam ? { [picker.lazyParam]: picker.lazyParam === 'parentCode' ? '00' : '0' } : {};
-    fetchTree(picker.url, params)
+    fetchTree(picker.url, params, picker.answerKey)
       .then((tree) => active && setNodes(toDataNodes(tree, picker.valueField, picker.labelField)))
       .catch(() => active && setNodes([]))
       .finally(() => active && setLoading(false));
@@ -98,7 +98,7 @@ export function TreePickerDialog({ open, picker, multiple, value, onCancel, onOk
 
   const loadChildren = async (node: EventDataNode<PickerNode>) => {
     if (!picker.lazyParam || node.children?.length || node.key === ROOT_KEY) return;
-    const children = await fetchTree(picker.url, { [picker.lazyParam]: node.key }).catch(() => []);
+    const children = await fetchTree(picker.url, { [picker.lazyParam]: node.key }, picker.answerKey).catch(() => []);
     setNodes((current) =>
       replaceChildren(current, node.key, toDataNodes(children, picker.valueField, picker.labelField)),
     );

@@ -37,9 +37,10 @@ export async function fetchPage(
   return { records: page.records ?? [], total: Number(page.total ?? page.records?.length ?? 0) };
 }
 
-export async function fetchTree(url: string, params: Record<string, QueryValue> = {}): Promise<TreeNode[]> {
+export async function fetchTree(url: string, params: Record<string, QueryValue> = {}, answerKey?: string): Promise<TreeNode[]> {
   const data = await http.get<unknown>(url, params);
-  return Array.isArray(data) ? (data as TreeNode[]) : [];
+  const tree = answerKey && data && typeof data === 'object' ? (data as Record<string, unknown>)[answerKey] : data;
+  return Array.isArray(tree) ? (tree as TreeNode[]) : [];
 }
 
 /** Rows of a resource by id (labels of values set before the picker opened). */

@@ -7,15 +7,16 @@ import type { ResolvedPicker } from './definition.ts';
 const treeCache = new Map<string, Promise<Map<string, Row>>>();
 
 function treeIndex(picker: ResolvedPicker): Promise<Map<string, Row>> {
-  let pending = treeCache.get(picker.url);
+  const key = `${picker.url}#${picker.answerKey ?? ''}`;
+  let pending = treeCache.get(key);
   if (!pending) {
-    pending = fetchTree(picker.url).then((nodes) => {
+    pending = fetchTree(picker.url, {}, picker.answerKey).then((nodes) => {
       const map = new Map<string, Row>();
       walkTree(nodes, (node) => map.set(String(node[picker.valueField] ?? node.key), node));
       return map;
     });
-    pending.catch(() => treeCache.delete(picker.url));
-    treeCache.set(picker.url, pending);
+    pending.catch(() => treeCache.delete(key));
+    treeCache.set(key, pending);
   }
   return pending;
 }
