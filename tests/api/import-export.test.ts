@@ -216,4 +216,14 @@ describe.each(databases())('customer xlsx import and export ($name)', ({ name, d
     const probe = expectOk<{ total: number }>(await admin.get(opPath(customer, 'page'), { [`${codeField}_equal`]: firstCode }), 'list by code');
     expect(probe.total, 'no row of the refused file was written').toBe(0);
   });
+
+  test('the import template (export with template=1) is the title row alone, whatever the table holds', async () => {
+    expect(await total()).toBeGreaterThan(0);
+    const reply = await admin.call<Buffer>('GET', opPath(customer, 'export'), { raw: true, query: { template: 1 } });
+    expect(reply.status).toBe(200);
+    expect(decodeURIComponent(reply.headers.get('content-disposition') ?? '')).toContain('导入模板.xlsx');
+    const sheet = await readSheet(reply.body);
+    expect(sheet).toHaveLength(1);
+    expect(sheet[0].map(String)).toEqual(titles);
+  });
 });

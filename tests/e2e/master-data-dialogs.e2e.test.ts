@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
+import fs from 'node:fs';
+import ExcelJS from 'exceljs';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { expectOk, signedIn, type Api } from '../support/client.ts';
 import { pngBytes } from '../support/files.ts';
@@ -437,6 +439,49 @@ describe('master-data dialogs', () => {
     ).records;
     expect(saved).toHaveLength(1);
     expect(saved[0]).toMatchObject({ contactPerson: '张经理', taxNo: '91440300MA5FXXXX1X', areaCode: '440305', areaName: '广东省深圳市南山区' });
+    expect(pageErrors).toEqual([]);
+  });
+
+  test('导入: the template is the title row; a bad file shows its row number in the dialog and writes nothing; a good one imports', async () => {
+    const { page, pageErrors } = browser;
+    const customer = loadResources().find((r) => r.resource === 'customer')!;
+    const title = (field: string) => customer.entity.properties[field].title as string;
+    const nature = expectOk(await api.get('/blade-base/customernature/tree', { parentId: 0 }))[0];
+    const level = expectOk(await api.get('/blade-base/commcustomerlevel/list', { current: 1, size: 10 })).records[0];
+    await openList(page, server.url, '/base/customer', 'customer');
+    await page.getByTestId('list-toolbar').getByRole('button', { name: /导\s*入/ }).click();
+    const dialog = modal(page, /导入 · 客户/);
+    await dialog.waitFor();
+
+    const download = page.waitForEvent('download');
+    await dialog.getByRole('button', { name: /下载导入模板/ }).click();
+    const template = await download;
+    expect(template.suggestedFilename()).toBe('客户资料导入模板.xlsx');
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(fs.readFileSync(await template.path()) as unknown as ArrayBuffer);
+    const sheet = workbook.worksheets[0];
+    expect(sheet.rowCount).toBe(1);
+    const titles = (sheet.getRow(1).values as unknown[]).slice(1).map(String);
+    for (const field of ['bartererName', 'natureName', 'levelName']) expect(titles).toContain(title(field));
+
+    const file = async (rows: Record<string, string>[]) => {
+      const book = new ExcelJS.Workbook();
+      const out = book.addWorksheet('客户');
+      out.addRow(titles);
+      for (const row of rows) out.addRow(titles.map((t) => row[t] ?? null));
+      return Buffer.from(await book.xlsx.writeBuffer());
+    };
+    const row = (name: string) => ({ [title('bartererName')]: name, [title('natureName')]: nature.title, [title('levelName')]: level.levelName });
+    const input = dialog.locator('input[type=file]');
+    await input.setInputFiles({ name: '客户.xlsx', mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buffer: await file([row('导入客户甲'), row('')]) });
+    await expect.poll(() => dialog.locator('.ant-alert-error').innerText()).toContain('第3行');
+    await dialogsAtRest(page);
+    await screenshot(page, 'customer-import-dialog');
+    expect(expectOk(await api.get('/blade-base/customer/list', { bartererName: '导入客户甲' })).total).toBe(0);
+    await input.setInputFiles({ name: '客户.xlsx', mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buffer: await file([row('导入客户甲'), row('导入客户乙')]) });
+    await expectMessage(page, '导入成功');
+    await expect.poll(() => dialog.count()).toBe(0);
+    expect(expectOk(await api.get('/blade-base/customer/list', { bartererName: '导入客户' })).total).toBe(2);
     expect(pageErrors).toEqual([]);
   });
 

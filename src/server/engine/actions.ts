@@ -139,14 +139,19 @@ function sheetColumns(model: Model): { field: string; title: string }[] {
     .map((n) => ({ field: n, title: props[n]?.title ?? n }));
 }
 
-/** xlsx of every row the list's filters select, written as it is read (no whole-table buffer). */
+/**
+ * xlsx of every row the list's filters select, written as it is read (no whole-table buffer).
+ * `template=1`: the column titles only, the file an import is filled in.
+ */
 export async function exportRows(ctx: Ctx, model: Model, endpoint: EndpointDef): Promise<RawReply> {
   const caller = mustCaller(ctx);
   const { store } = ctx.services;
   const columns = sheetColumns(model);
-  const conditions = parseFilters(model, ctx.query, endpoint.filters ?? 'map');
+  const { template: templateParam, ...filters } = ctx.query as Record<string, unknown>;
+  const template = templateParam === '1' || templateParam === 'true';
+  const conditions = parseFilters(model, filters, endpoint.filters ?? 'map');
   const reply = ctx.reply;
-  const fileName = encodeURIComponent(`${model.title}-${formatDateTime().slice(0, 10)}.xlsx`);
+  const fileName = encodeURIComponent(template ? `${model.title}导入模板.xlsx` : `${model.title}-${formatDateTime().slice(0, 10)}.xlsx`);
   reply.header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
   reply.header('content-disposition', `attachment; filename*=UTF-8''${fileName}`);
   const { PassThrough } = await import('node:stream');
@@ -157,7 +162,7 @@ export async function exportRows(ctx: Ctx, model: Model, endpoint: EndpointDef):
   (async () => {
     const orderBy = parseSort(model, ctx.query);
     const pageSize = 2000;
-    for (let offset = 0; ; offset += pageSize) {
+    for (let offset = 0; !template; offset += pageSize) {
       const rows = await store.find(model, caller.tenantId, { conditions, orderBy, limit: pageSize, offset });
       await fillLookups(ctx.services, model, caller.tenantId, rows);
       for (const row of rows) sheet.addRow(Object.fromEntries(columns.map((c) => [c.field, row[c.field] ?? ''])) as never).commit();

@@ -1,15 +1,14 @@
 import { useState, type ReactNode } from 'react';
-import { Button, Flex, Space, Tooltip, Upload } from 'antd';
+import { Button, Flex, Space, Tooltip } from 'antd';
 import PlusOutlined from '@ant-design/icons/es/icons/PlusOutlined';
 import DeleteOutlined from '@ant-design/icons/es/icons/DeleteOutlined';
 import DownloadOutlined from '@ant-design/icons/es/icons/DownloadOutlined';
 import UploadOutlined from '@ant-design/icons/es/icons/UploadOutlined';
 import ReloadOutlined from '@ant-design/icons/es/icons/ReloadOutlined';
-import { notifier } from '../../api/notify.ts';
 import type { EndpointDef, ResourceFile } from '../../../shared/resource.ts';
 import { useLabel, useRT } from '../common/i18n.ts';
 import type { ActionDef } from '../common/views.ts';
-import { importRows } from './transfer.ts';
+import { ImportDialog } from './ImportDialog.tsx';
 
 interface ListToolbarProps {
   resource: ResourceFile;
@@ -57,24 +56,18 @@ export function ListToolbar(props: ListToolbarProps) {
           </Button>
         ))}
         {importEndpoint && (
-          <Upload
-            accept=".xlsx,.xls"
-            showUploadList={false}
-            customRequest={({ file }) => {
-              setImporting(true);
-              importRows(resource, importEndpoint, file as File)
-                .then(() => {
-                  notifier().success(t('list.importSuccess'));
-                  props.onImported();
-                })
-                .catch(() => undefined)
-                .finally(() => setImporting(false));
-            }}
-          >
-            <Button icon={<UploadOutlined />} loading={importing}>
-              {t('list.import')}
-            </Button>
-          </Upload>
+          <Button icon={<UploadOutlined />} onClick={() => setImporting(true)}>
+            {t('list.import')}
+          </Button>
+        )}
+        {importEndpoint && importing && (
+          <ImportDialog
+            resource={resource}
+            importEndpoint={importEndpoint}
+            exportEndpoint={exportEndpoint}
+            onClose={() => setImporting(false)}
+            onImported={props.onImported}
+          />
         )}
         {exportEndpoint && props.onExport && (
           <Button

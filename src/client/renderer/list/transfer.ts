@@ -28,6 +28,7 @@ export async function exportRows(
   resource: ResourceFile,
   endpoint: EndpointDef,
   filters: Record<string, QueryValue>,
+  fileName = `${resource.title}.xlsx`,
 ): Promise<void> {
   const blob = await request<Blob>(endpointUrl(resource, endpoint.path), {
     method: endpoint.method === 'POST' ? 'post' : 'get',
@@ -35,12 +36,12 @@ export async function exportRows(
     responseType: 'blob',
     timeout: 'export',
   });
-  if (blob instanceof Blob) saveBlob(blob, `${resource.title}.xlsx`);
+  if (blob instanceof Blob) saveBlob(blob, fileName);
 }
 
 /** Uploads an xlsx as multipart `file`; the server takes all rows or none. */
-export async function importRows(resource: ResourceFile, endpoint: EndpointDef, file: File): Promise<void> {
+export async function importRows(resource: ResourceFile, endpoint: EndpointDef, file: File, silent = false): Promise<void> {
   const form = new FormData();
   form.append('file', file);
-  await request<unknown>(endpointUrl(resource, endpoint.path), { method: 'post', body: form, timeout: 'export' });
+  await request<unknown>(endpointUrl(resource, endpoint.path), { method: 'post', body: form, timeout: 'export', silent });
 }
