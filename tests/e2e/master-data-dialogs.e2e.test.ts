@@ -6,6 +6,7 @@ import { startTestServer, type TestServer } from '../support/server.ts';
 import { expectOk, signedIn, type Api } from '../support/client.ts';
 import { pngBytes } from '../support/files.ts';
 import { BodyFactory, loadResources, pathOf as apiPathOf } from '../support/resources.ts';
+import { modal, footerButton, field, fieldError } from './support/dialogs.ts';
 import { launchBrowser, screenshot, type Browser } from './support/browser.ts';
 import { expectMessage, seededLeaves, settle, signIn } from './support/shell.ts';
 
@@ -43,16 +44,6 @@ function pdfBytes(text: string): Buffer {
   body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
   return Buffer.from(body, 'latin1');
 }
-
-/** The dialog whose title is `title` (a form and its picker can be open at once). */
-const modal = (page: Page, title: string | RegExp) =>
-  page.locator('.ant-modal-wrap:visible .ant-modal', { has: page.locator('.ant-modal-title', { hasText: title }) });
-
-const footerButton = (dialog: Locator, name: RegExp) => dialog.locator('.ant-modal-footer').getByRole('button', { name });
-
-const field = (dialog: Locator, name: string) => dialog.locator(`[data-field="${name}"]`);
-
-const fieldError = (dialog: Locator, name: string) => field(dialog, name).locator('.erp-field-error');
 
 /** The lines cell holding the editor with id `<lines>.<row>.<field>`. */
 const cell = (dialog: Locator, path: string) => dialog.locator('td', { has: dialog.page().locator(`[id="${path}"]`) });

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { Locator, Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { expectOk, signedIn, type Api } from '../support/client.ts';
 import { BodyFactory, loadResources, pathOf } from '../support/resources.ts';
+import { modal, field, fieldError, okButton } from './support/dialogs.ts';
 import { launchBrowser, screenshot, type Browser } from './support/browser.ts';
 import { expectMessage, settle, signIn } from './support/shell.ts';
 
@@ -12,12 +12,6 @@ import { expectMessage, settle, signIn } from './support/shell.ts';
  * a staff record sees their card; a probationer applies for regular status, a regular employee
  * for a rank change, and each required field refuses an empty dialog with its own message.
  */
-
-const modal = (page: Page, title: string | RegExp) =>
-  page.locator('.ant-modal-wrap:visible .ant-modal', { has: page.locator('.ant-modal-title', { hasText: title }) });
-const field = (dialog: Locator, name: string) => dialog.locator(`[data-field="${name}"]`);
-const fieldError = (dialog: Locator, name: string) => field(dialog, name).locator('.erp-field-error');
-const okButton = (dialog: Locator) => dialog.locator('.ant-modal-footer').getByRole('button', { name: /确\s*定/ });
 
 describe('staff profile card and applications', () => {
   let server: TestServer;

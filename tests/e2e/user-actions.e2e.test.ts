@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { expectOk, signedIn, type Api } from '../support/client.ts';
 import { BodyFactory, loadResources, pathOf } from '../support/resources.ts';
+import { modal, field, okButton } from './support/dialogs.ts';
 import { launchBrowser, type Browser } from './support/browser.ts';
 import { expectMessage, settle, signIn } from './support/shell.ts';
 
@@ -11,11 +12,6 @@ import { expectMessage, settle, signIn } from './support/shell.ts';
  * picker of roles), 仓库分配 with a default that must be one of the assigned depots, 重置密码 to
  * the initial password after a confirmation, and 禁用/启用 on the row.
  */
-
-const modal = (page: Page, title: string | RegExp) =>
-  page.locator('.ant-modal-wrap:visible .ant-modal', { has: page.locator('.ant-modal-title', { hasText: title }) });
-const field = (dialog: Locator, name: string) => dialog.locator(`[data-field="${name}"]`);
-const okButton = (dialog: Locator) => dialog.locator('.ant-modal-footer').getByRole('button', { name: /确\s*定/ });
 
 describe('user management actions', () => {
   let server: TestServer;

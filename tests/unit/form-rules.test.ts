@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import type { ResourceFile } from '../../src/shared/resource.ts';
+import { installBrowserGlobals } from '../support/browser-globals.ts';
 
 /**
  * Form rules the browser runs on blur and before saving, for widgets derived from the entity:
@@ -7,26 +8,11 @@ import type { ResourceFile } from '../../src/shared/resource.ts';
  * filled items.
  */
 
-class MemoryStorage {
-  private items = new Map<string, string>();
-  getItem(key: string) {
-    return this.items.get(key) ?? null;
-  }
-  setItem(key: string, value: string) {
-    this.items.set(key, value);
-  }
-  removeItem(key: string) {
-    this.items.delete(key);
-  }
-}
-
 let layout: typeof import('../../src/client/renderer/form/layout.ts');
 let validation: typeof import('../../src/client/renderer/form/validation.ts');
 
 beforeAll(async () => {
-  const g = globalThis as Record<string, unknown>;
-  g.window ??= { localStorage: new MemoryStorage(), sessionStorage: new MemoryStorage(), innerWidth: 1440 };
-  g.document ??= { cookie: '', documentElement: { dataset: {}, style: {} } };
+  installBrowserGlobals();
   layout = await import('../../src/client/renderer/form/layout.ts');
   validation = await import('../../src/client/renderer/form/validation.ts');
 });

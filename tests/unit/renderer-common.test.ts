@@ -1,19 +1,6 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import type { ResourceFile } from '../../src/shared/resource.ts';
-
-/** The client stores read web storage at import time; a small in-memory stand-in is enough here. */
-class MemoryStorage {
-  private items = new Map<string, string>();
-  getItem(key: string) {
-    return this.items.get(key) ?? null;
-  }
-  setItem(key: string, value: string) {
-    this.items.set(key, value);
-  }
-  removeItem(key: string) {
-    this.items.delete(key);
-  }
-}
+import { installBrowserGlobals } from '../support/browser-globals.ts';
 
 type Modules = {
   format: typeof import('../../src/client/renderer/common/format.ts');
@@ -28,9 +15,7 @@ type Modules = {
 let m: Modules;
 
 beforeAll(async () => {
-  const g = globalThis as Record<string, unknown>;
-  g.window ??= { localStorage: new MemoryStorage(), sessionStorage: new MemoryStorage(), innerWidth: 1440 };
-  g.document ??= { cookie: '', documentElement: { dataset: {}, style: {} } };
+  installBrowserGlobals();
   m = {
     format: await import('../../src/client/renderer/common/format.ts'),
     params: await import('../../src/client/renderer/common/params.ts'),
