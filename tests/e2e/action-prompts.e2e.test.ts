@@ -24,7 +24,12 @@ interface ActionFile {
   visibleIf?: unknown;
 }
 
-const pages = new Map(seededLeaves().filter((m) => m.resource).map((m) => [String(m.resource).split('/').pop()!, m.path]));
+const resourceOf = (menu: object) => (menu as { resource?: string }).resource?.split('/').pop();
+const pages = new Map(
+  seededLeaves()
+    .filter((m) => resourceOf(m))
+    .map((m) => [resourceOf(m)!, m.path]),
+);
 const cases = loadResources().flatMap((r) => {
   const data = JSON.parse(fs.readFileSync(path.join(SCHEMAS, r.file), 'utf8')) as { actions?: ActionFile[]; page?: string };
   if (data.page && data.page !== 'list') return [];
