@@ -10,6 +10,8 @@ import { Ajv } from 'ajv';
 import { jsonLines, lineOf } from './jsonpos.ts';
 import { checkExpression, type Expr } from '../src/shared/expr.ts';
 import type { DictSeed, MenuSeed, ResourceFile } from '../src/shared/resource.ts';
+import { resolveResource, type Fragment } from '../src/shared/fragments.ts';
+import { readFragments } from '../src/shared/fragments-fs.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const schemasDir = path.resolve(process.argv[2] ?? path.join(root, 'schemas'));
@@ -70,17 +72,31 @@ for (const file of walk(path.join(schemasDir, 'dicts'))) {
   });
 }
 
+// Fragments: shared field sets merged into entities (src/shared/fragments.ts)
+let fragments = new Map<string, Fragment>();
+try {
+  fragments = readFragments(schemasDir);
+} catch (error) {
+  problems.push({ file: path.join(schemasDir, 'fragments'), line: 1, message: (error as Error).message });
+}
+
 // Resources
 const resources = new Map<string, Loaded<ResourceFile>>();
 const resourceFiles = walk(schemasDir).filter((f) => {
   const rel = path.relative(schemasDir, f).split(path.sep);
-  return rel.length === 2 && rel[0] !== 'meta' && rel[0] !== 'dicts';
+  return rel.length === 2 && !['meta', 'dicts', 'fragments'].includes(rel[0]);
 });
 for (const file of resourceFiles) {
   const l = load<ResourceFile>(file);
   if (!l) continue;
   if (!validateMeta(l.data)) {
     for (const e of validateMeta.errors ?? []) report(l, e.instancePath, `元模式校验失败 ${e.instancePath || '/'}: ${e.message}`);
+    continue;
+  }
+  try {
+    l.data = resolveResource(l.data, fragments);
+  } catch (error) {
+    report(l, '/entity/x-fragments', (error as Error).message);
     continue;
   }
   if (resources.has(l.data.resource)) report(l, '/resource', `资源名 ${l.data.resource} 与 ${resources.get(l.data.resource)!.file} 重复`);

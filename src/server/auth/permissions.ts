@@ -1,6 +1,6 @@
 import type { Services } from '../services.ts';
 import type { Caller } from '../http/context.ts';
-import { forbidden } from '../http/envelope.ts';
+import { forbidden } from '../errors.ts';
 import type { Model } from '../engine/model.ts';
 import type { Condition } from '../engine/query.ts';
 

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { Services } from '../services.ts';
 import type { Caller } from '../http/context.ts';
-import { OAuthError, unauthorized } from '../http/envelope.ts';
+import { OAuthError, unauthorized } from '../errors.ts';
 import { type Row, PLATFORM_TENANT } from '../engine/store.ts';
 import type { ClientRecord } from './clients.ts';
 import { formatDateTime } from '../../shared/dates.ts';

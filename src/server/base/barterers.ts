@@ -4,7 +4,7 @@ import { mustCaller, param } from '../http/context.ts';
 import type { Model } from '../engine/model.ts';
 import type { Row } from '../engine/store.ts';
 import { parseFilters, parsePaging } from '../engine/query.ts';
-import { badRequest } from '../http/envelope.ts';
+import { badRequest } from '../errors.ts';
 
 /** Barterers: customers, suppliers, logistics companies and union organisations share these fields. */
 const BARTERERS: { resource: string; type: string }[] = [

@@ -2,7 +2,7 @@ import type { Services } from '../services.ts';
 import { mustCaller, param } from '../http/context.ts';
 import type { Row } from '../engine/store.ts';
 import { fillLookups } from '../engine/lookups.ts';
-import { badRequest } from '../http/envelope.ts';
+import { badRequest } from '../errors.ts';
 import { idsParam } from '../system/params.ts';
 
 const key = (r: Row) => `${r.commInfoId}|${r.unitId}`;

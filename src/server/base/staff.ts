@@ -2,7 +2,7 @@ import type { Services } from '../services.ts';
 import { mustCaller } from '../http/context.ts';
 import type { Row } from '../engine/store.ts';
 import { fillLookups } from '../engine/lookups.ts';
-import { badRequest } from '../http/envelope.ts';
+import { badRequest } from '../errors.ts';
 import { formatDate } from '../../shared/dates.ts';
 import { idsParam, valueParam } from '../system/params.ts';
 

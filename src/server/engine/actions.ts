@@ -4,11 +4,12 @@ import type { Ctx } from '../http/context.ts';
 import { idList, mustCaller, param } from '../http/context.ts';
 import type { EndpointDef } from '../../shared/resource.ts';
 import type { Model } from './model.ts';
-import type { Row } from './store.ts';
+import type { Actor, Row } from './store.ts';
+import type { Services } from '../services.ts';
 import { parseFilters, parseSort } from './query.ts';
 import { fillLookups } from './lookups.ts';
 import { validateEntity } from './validate.ts';
-import { badRequest } from '../http/envelope.ts';
+import { badRequest } from '../errors.ts';
 import { RawReply } from './raw.ts';
 import { optimize } from '../db/connect.ts';
 import { formatDateTime } from '../../shared/dates.ts';
@@ -20,16 +21,15 @@ function options(endpoint: EndpointDef): Params {
 }
 
 /** Next code such as KH000001, counted per tenant (and per scope value, e.g. natureId). */
-export async function nextCode(ctx: Ctx, model: Model, endpoint: EndpointDef): Promise<string> {
-  const caller = mustCaller(ctx);
+export async function nextCode(services: Services, actor: Actor, model: Model, endpoint: EndpointDef, scopeValue?: string): Promise<string> {
+  const caller = actor;
   const o = options(endpoint);
   const field = String(o.field ?? 'code');
   const prefix = String(o.prefix ?? '');
   const length = Number(o.length ?? 6);
-  const scopeField = o.scopeField ? String(o.scopeField) : undefined;
-  const scope = scopeField ? (param(ctx, scopeField) ?? '') : '';
-  const { store } = ctx.services;
-  const counter = ctx.services.internal.codeCounter;
+  const scope = scopeValue ?? '';
+  const { store } = services;
+  const counter = services.internal.codeCounter;
   for (let attempt = 0; attempt < 50; attempt++) {
     const key = `${model.name}|${field}|${scope}`;
     const row = (await store.find(counter, caller.tenantId, { where: { counterKey: key } }))[0];

@@ -2,7 +2,7 @@ import { sql, type Expression, type SqlBool, type ExpressionBuilder } from 'kyse
 import type { FieldModel, Model } from './model.ts';
 import { toDb } from './model.ts';
 import { normalizeDateTime } from '../../shared/dates.ts';
-import { badRequest } from '../http/envelope.ts';
+import { badRequest } from '../errors.ts';
 
 /** Query keys that are never filters (CONTRACT §4.5). */
 const RESERVED = new Set(['current', 'size', 'ascs', 'descs', 'blade-auth', 'tenantId', 'tenant_id', '_t']);

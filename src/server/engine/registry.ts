@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { DictSeed, MenuSeed, ResourceFile } from '../../shared/resource.ts';
+import { resolveResource } from '../../shared/fragments.ts';
+import { readFragments } from '../../shared/fragments-fs.ts';
 import { buildModel, internalModel, type Model } from './model.ts';
 
 /** Everything read from schemas/: resources, the menu tree and the dictionary seeds. */
@@ -23,18 +25,22 @@ function walk(dir: string): string[] {
   return out.sort();
 }
 
+/** Folders of schemas/ that hold no resource files. */
+export const NOT_RESOURCES = new Set(['meta', 'dicts', 'fragments']);
+
 export function resourceFiles(dir: string): string[] {
   return walk(dir).filter((file) => {
     const rel = path.relative(dir, file).split(path.sep);
-    return rel.length === 2 && rel[0] !== 'meta' && rel[0] !== 'dicts';
+    return rel.length === 2 && !NOT_RESOURCES.has(rel[0]);
   });
 }
 
 export function loadRegistry(dir: string): Registry {
   const resources = new Map<string, ResourceFile>();
   const models = new Map<string, Model>();
+  const fragments = readFragments(dir);
   for (const file of resourceFiles(dir)) {
-    const resource = JSON.parse(fs.readFileSync(file, 'utf8')) as ResourceFile;
+    const resource = resolveResource(JSON.parse(fs.readFileSync(file, 'utf8')) as ResourceFile, fragments);
     if (resources.has(resource.resource)) throw new Error(`${file}: resource ${resource.resource} declared twice`);
     resources.set(resource.resource, resource);
     models.set(resource.resource, buildModel(resource));

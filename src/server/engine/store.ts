@@ -6,9 +6,12 @@ import type { Model } from './model.ts';
 import { rowFromDb, rowsFromArrays, toDb } from './model.ts';
 import { conditionSql, type Condition } from './query.ts';
 import { formatDateTime } from '../../shared/dates.ts';
-import { ApiError, badRequest, notFound } from '../http/envelope.ts';
+import { badRequest, conflict, notFound } from '../errors.ts';
 
 export const PLATFORM_TENANT = '000000';
+
+/** Bound values per statement: below SQLite's 32,766 and PostgreSQL's 65,535. */
+export const MAX_PARAMS = 30_000;
 
 /** Filtered list searches: matches kept per search, how long, and how many ids in all (≈ 40 MB). */
 const SEARCH_CAP = 20_000;
@@ -334,13 +337,61 @@ export class Store {
     const keys = [...new Set(values.flatMap((v) => Object.keys(v)))];
     const uniform = values.map((v) => Object.fromEntries(keys.map((k) => [k, (v as Row)[k] ?? null])));
     this.invalidate(model.table);
-    const chunk = Math.max(1, Math.floor(900 / keys.length));
+    const chunk = Math.max(1, Math.floor(MAX_PARAMS / keys.length));
     await this.transaction(async (trx) => {
       void db;
       for (let i = 0; i < uniform.length; i += chunk) {
         await trx.insertInto(model.table).values(uniform.slice(i, i + chunk)).execute();
       }
       await this.adjustCount(model, actor.tenantId, uniform.length, trx);
+    });
+  }
+
+  /**
+   * Writes rows in bulk: rows whose id is in `stored` are updated in place (creation stamps kept,
+   * version + 1), the others inserted with new ids (assigned on the row objects). One statement per
+   * MAX_PARAMS values, whatever the number of rows.
+   */
+  async upsertMany(model: Model, actor: Actor, rows: Row[], stored: Map<string, Row>): Promise<void> {
+    if (!rows.length) return;
+    assertWritable(model);
+    const now = formatDateTime();
+    const tenant = this.tenantOf(model, actor.tenantId);
+    let added = 0;
+    const values = rows.map((data) => {
+      const before = data.id ? stored.get(String(data.id)) : undefined;
+      if (!before) {
+        data.id = nextId();
+        added++;
+      }
+      return {
+        id: String(data.id),
+        tenant_id: tenant,
+        ...this.columns(model, data, { includeReadonly: true }),
+        create_user: before ? (before.createUser ?? actor.userId) : actor.userId,
+        create_dept: before ? (before.createDept ?? null) : (actor.deptId ?? null),
+        create_time: before ? (before.createTime ?? now) : now,
+        update_user: actor.userId,
+        update_time: now,
+        status: data.status === undefined || data.status === null || data.status === '' ? Number(before?.status ?? 1) : Number(data.status),
+        is_deleted: 0,
+        version: before ? Number(before.version ?? 0) + 1 : 1,
+      } as Row;
+    });
+    const keys = [...new Set(values.flatMap((v) => Object.keys(v)))];
+    const uniform = values.map((v) => Object.fromEntries(keys.map((k) => [k, v[k] ?? null])));
+    const chunk = Math.max(1, Math.floor(MAX_PARAMS / keys.length));
+    const updatable = keys.filter((k) => k !== 'id' && k !== 'tenant_id');
+    this.invalidate(model.table);
+    await this.transaction(async (trx) => {
+      for (let i = 0; i < uniform.length; i += chunk) {
+        await trx
+          .insertInto(model.table)
+          .values(uniform.slice(i, i + chunk))
+          .onConflict((oc) => oc.columns(['tenant_id', 'id']).doUpdateSet(Object.fromEntries(updatable.map((k) => [k, sql.ref(`excluded.${k}`)]))))
+          .execute();
+      }
+      await this.adjustCount(model, actor.tenantId, added, trx);
     });
   }
 
@@ -355,6 +406,7 @@ export class Store {
     data: Row,
     opts: { version?: number; db?: Db; includeReadonly?: boolean; raw?: Row } = {},
   ): Promise<number> {
+    assertWritable(model);
     const db = opts.db ?? this.db;
     this.invalidate(model.table);
     const values: Row = {
@@ -376,13 +428,14 @@ export class Store {
     if (!changed) {
       const exists = await this.get(model, actor.tenantId, id, db);
       if (!exists) throw notFound();
-      if (opts.version !== undefined) throw new ApiError(400, '数据已被他人修改，请刷新后重试');
+      if (opts.version !== undefined) throw conflict('数据已被他人修改，请刷新后重试');
     }
     return changed;
   }
 
   async softRemove(model: Model, actor: Actor, ids: string[], db: Db = this.db): Promise<number> {
     if (!ids.length) throw badRequest('请选择至少一条数据');
+    assertWritable(model);
     const tenant = this.tenantOf(model, actor.tenantId);
     void db;
     this.invalidate(model.table);
@@ -408,6 +461,7 @@ export class Store {
 
   /** Hard delete by conditions (link rows replaced wholesale), keeping the row counter right. */
   async deleteWhere(model: Model, actor: Actor, where: Row): Promise<number> {
+    assertWritable(model);
     this.invalidate(model.table);
     return this.transaction(async (trx) => {
       let q = trx.deleteFrom(model.table).where('tenant_id', '=', this.tenantOf(model, actor.tenantId));
@@ -456,4 +510,9 @@ export class Store {
       for (const table of written ?? []) this.invalidate(table);
     }
   }
+}
+
+/** Insert-only tables (ledgers, logs) are never updated or deleted, whoever asks. */
+function assertWritable(model: Model): void {
+  if (model.insertOnly) throw badRequest(`${model.title}只能新增，已写入的记录不能修改或删除`);
 }

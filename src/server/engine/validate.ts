@@ -3,7 +3,7 @@ import addFormatsModule from 'ajv-formats';
 import ajvErrorsModule from 'ajv-errors';
 import type { EntitySchema } from '../../shared/resource.ts';
 import { evaluate, isEmptyValue } from '../../shared/expr.ts';
-import { badRequest } from '../http/envelope.ts';
+import { badRequest } from '../errors.ts';
 
 // CommonJS default exports seen through ESM
 const addFormats = (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule;

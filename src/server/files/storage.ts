@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { badRequest } from '../http/envelope.ts';
+import { badRequest } from '../errors.ts';
 import { formatDate } from '../../shared/dates.ts';
 
 /** Accepted upload types, each with the leading bytes its content must have. */

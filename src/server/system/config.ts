@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { Services } from '../services.ts';
 import { mustCaller } from '../http/context.ts';
 import { insertEntity, updateEntity } from '../engine/ops.ts';
-import { badRequest } from '../http/envelope.ts';
+import { badRequest } from '../errors.ts';
 import { PLATFORM_TENANT, type Row } from '../engine/store.ts';
 import { formatDateTime } from '../../shared/dates.ts';
 import { valueParam } from './params.ts';

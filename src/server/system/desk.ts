@@ -1,6 +1,6 @@
 import type { Services } from '../services.ts';
 import { mustCaller } from '../http/context.ts';
-import { badRequest } from '../http/envelope.ts';
+import { badRequest } from '../errors.ts';
 import { fillLookups } from '../engine/lookups.ts';
 import { formatDateTime } from '../../shared/dates.ts';
 import { idsParam, valueParam } from './params.ts';

@@ -3,7 +3,7 @@ import type { Ctx } from '../http/context.ts';
 import { mustCaller } from '../http/context.ts';
 import type { Row } from '../engine/store.ts';
 import { nest, type TreeNode } from '../engine/trees.ts';
-import { forbidden } from '../http/envelope.ts';
+import { forbidden } from '../errors.ts';
 import { idsParam, valueParam } from './params.ts';
 
 const MENU_FIELDS = [

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import type { Services } from '../services.ts';
 import { mustCaller } from '../http/context.ts';
-import { badRequest } from '../http/envelope.ts';
+import { badRequest } from '../errors.ts';
 import { checkUpload, resolveKey, storeFile } from '../files/storage.ts';
 import type { Model } from '../engine/model.ts';
 import type { Row } from '../engine/store.ts';

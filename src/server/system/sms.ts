@@ -1,5 +1,5 @@
 import type { Services } from '../services.ts';
-import { badRequest } from '../http/envelope.ts';
+import { badRequest } from '../errors.ts';
 import { formatDateTime } from '../../shared/dates.ts';
 
 /**

@@ -3,7 +3,7 @@ import type { Ctx } from '../http/context.ts';
 import { mustCaller } from '../http/context.ts';
 import { insertEntity, updateEntity } from '../engine/ops.ts';
 import { fillLookups } from '../engine/lookups.ts';
-import { badRequest } from '../http/envelope.ts';
+import { badRequest } from '../errors.ts';
 import { hashPassword, isMd5Hex, md5Hex, verifyPassword } from '../auth/passwords.ts';
 import { passwordHash } from '../auth/oauth.ts';
 import { idsParam, valueParam } from './params.ts';

@@ -84,7 +84,6 @@ export interface UploadDef {
 
 export interface LinesDef {
   fields: FormFieldDef[];
-  itemSchema?: string;
   min?: number;
   max?: number;
   uniqueBy?: { field?: string; message?: string; check?: { endpoint: string; valueParam: string; idParam?: string } };
