@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['tests/unit/**/*.test.ts', 'tests/api/**/*.test.ts'],
+    include: ['tests/unit/**/*.test.ts', 'tests/api/**/*.test.ts', 'tests/property/**/*.test.ts'],
     environment: 'node',
     pool: 'forks',
     // Each API file starts its own server (own SQLite folder, own PostgreSQL database); running the

@@ -12,6 +12,7 @@ const suites: Record<string, string[]> = {
   list: ['tests/bench/list-million.ts', 'customer', 'bartererName', '1000000'],
   form: ['tests/bench/form-bench.ts'],
   shell: ['tests/bench/shell-bench.ts'],
+  money: ['tests/bench/money-bench.ts'],
 };
 const chosen = process.argv.slice(2).filter((a) => a in suites);
 for (const name of chosen.length ? chosen : Object.keys(suites)) {

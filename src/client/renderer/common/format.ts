@@ -1,5 +1,6 @@
-import Decimal from 'decimal.js';
 import type { FieldSchema } from '../../../shared/resource.ts';
+import { formatAmount } from '../../../shared/money/format.ts';
+import { placesFromConfig } from '../../../shared/money/places.ts';
 import { useSession } from '../../store/session.ts';
 import { useSettings } from '../../store/settings.ts';
 import { rt } from './i18n.ts';
@@ -8,47 +9,17 @@ import type { ColumnDef, ColumnFormat } from './views.ts';
 
 export type DecimalKind = 'price' | 'amount' | 'quantity';
 
-/** Spec §9 defaults; the system config (UNIT/AMT/NUMBER_DECIMAL_PLACES) overrides them. */
-const DEFAULT_PLACES: Record<DecimalKind, number> = { price: 5, amount: 2, quantity: 2 };
-const CONFIG_KEYS: Record<DecimalKind, 'UNIT_DECIMAL_PLACES' | 'AMT_DECIMAL_PLACES' | 'NUMBER_DECIMAL_PLACES'> = {
-  price: 'UNIT_DECIMAL_PLACES',
-  amount: 'AMT_DECIMAL_PLACES',
-  quantity: 'NUMBER_DECIMAL_PLACES',
-};
-
+/** Spec §9 places from the system config (UNIT/AMT/NUMBER_DECIMAL_PLACES), by the rule shared with the server. */
 export function decimalPlaces(kind: DecimalKind): number {
-  const configured = Number(useSession.getState().config[CONFIG_KEYS[kind]]);
-  return Number.isInteger(configured) && configured >= 0 && configured <= 8 ? configured : DEFAULT_PLACES[kind];
-}
-
-function toDecimal(value: unknown): Decimal | undefined {
-  if (value === null || value === undefined || value === '') return undefined;
-  try {
-    const decimal = new Decimal(typeof value === 'number' || typeof value === 'string' ? value : String(value));
-    return decimal.isFinite() ? decimal : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function group(fixed: string): string {
-  const negative = fixed.startsWith('-');
-  const [whole, fraction] = (negative ? fixed.slice(1) : fixed).split('.');
-  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-  return `${negative ? '-' : ''}${grouped}${fraction !== undefined ? `.${fraction}` : ''}`;
+  return placesFromConfig(useSession.getState().config)[kind];
 }
 
 /**
  * Exact decimal text with three-digit grouping, rounded half up at `places`; zero shows 0.00
- * (spec §9). Empty or non-numeric values give ''.
+ * (spec §9). The logic lives in src/shared/money so the server prints the same figures.
  */
 export function formatDecimal(value: unknown, places: number): string {
-  const decimal = toDecimal(value);
-  if (!decimal) return value === null || value === undefined ? '' : String(value);
-  const rounded = decimal.toDecimalPlaces(places, Decimal.ROUND_HALF_UP);
-  // Zero (and anything that rounds to it, never "-0.00") shows 0.00.
-  if (rounded.isZero()) return '0.00';
-  return group(rounded.toFixed(places));
+  return formatAmount(value, places);
 }
 
 export function maskPhone(value: string): string {
