@@ -52,6 +52,9 @@ function walk(dir: string): string[] {
   });
 }
 
+/** Columns every stored row has (src/server/engine/model.ts BASE_FIELDS). */
+const BASE_COLUMNS = new Set(['id', 'tenantId', 'createUser', 'createDept', 'createTime', 'updateUser', 'updateTime', 'status', 'isDeleted', 'version']);
+
 const meta = JSON.parse(fs.readFileSync(path.join(schemasDir, 'meta/resource.schema.json'), 'utf8'));
 const ajv = new Ajv({ allErrors: true, strict: false });
 const validateMeta = ajv.compile(meta);
@@ -156,7 +159,8 @@ for (const [name, l] of resources) {
     const target = resources.get(lk.resource);
     if (!target) return report(l, `/lookups/${i}/resource`, `查找的资源 ${lk.resource} 不存在`);
     if (!(lk.take in target.data.entity.properties)) report(l, `/lookups/${i}/take`, `资源 ${lk.resource} 没有字段 ${lk.take}`);
-    if (!(lk.from in props)) report(l, `/lookups/${i}/from`, `字段 ${lk.from} 不存在`);
+    // Base columns (createUser…) are on every row, so a lookup may read from them too.
+    if (!(lk.from in props) && !BASE_COLUMNS.has(lk.from)) report(l, `/lookups/${i}/from`, `字段 ${lk.from} 不存在`);
   });
   for (const key of ['parentField', 'titleField', 'sortField', 'keyField'] as const) {
     const f = r.table.tree?.[key];

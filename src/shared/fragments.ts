@@ -3,7 +3,7 @@
  * `x-fragments`), and every reader — server, lint, type generator, client — merges them the same
  * way before reading the entity, so a bill file holds only what is its own.
  */
-import type { EntitySchema, FieldSchema, ResourceFile } from './resource.ts';
+import type { EntitySchema, FieldSchema, LookupDef, ResourceFile } from './resource.ts';
 
 export interface Fragment {
   fragment: string;
@@ -11,6 +11,8 @@ export interface Fragment {
   properties: Record<string, FieldSchema>;
   required?: string[];
   errorMessage?: { required?: Record<string, string> };
+  /** Display names the fragment's reference fields bring (depotName from depotId…). */
+  lookups?: LookupDef[];
 }
 
 export class FragmentError extends Error {}
@@ -39,6 +41,12 @@ export function resolveEntity(entity: EntitySchema, fragments: ReadonlyMap<strin
 }
 
 export function resolveResource(resource: ResourceFile, fragments: ReadonlyMap<string, Fragment>): ResourceFile {
-  if (!resource.entity['x-fragments']) return resource;
-  return { ...resource, entity: resolveEntity(resource.entity, fragments, resource.resource) };
+  const names = resource.entity['x-fragments'] as string[] | undefined;
+  if (!names?.length) return resource;
+  const entity = resolveEntity(resource.entity, fragments, resource.resource);
+  // The file's own lookups win over a fragment's for the same display field.
+  const own = resource.lookups ?? [];
+  const shared = names.flatMap((n) => fragments.get(n)?.lookups ?? []).filter((l) => !own.some((o) => o.field === l.field));
+  const lookups = [...shared, ...own];
+  return { ...resource, entity, ...(lookups.length ? { lookups } : {}) };
 }

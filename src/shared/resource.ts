@@ -4,7 +4,8 @@ import type { Expr } from './expr.ts';
 export type Op =
   | 'page' | 'list' | 'select' | 'detail' | 'submit' | 'save' | 'update' | 'remove'
   | 'enable' | 'disable' | 'tree' | 'lazyTree' | 'lazyList' | 'childList' | 'parentList'
-  | 'code' | 'timeStampCode' | 'setFields' | 'tagOn' | 'tagOff' | 'import' | 'export' | 'custom';
+  | 'code' | 'timeStampCode' | 'setFields' | 'tagOn' | 'tagOff' | 'import' | 'export' | 'custom'
+  | 'document' | 'documentHistory' | 'documentPull' | 'documentPullCheck' | 'documentGenerate' | 'documentPostings';
 
 export interface EndpointDef {
   path: string;

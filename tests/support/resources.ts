@@ -9,6 +9,11 @@ import { evaluate, type Expr } from '../../src/shared/expr.ts';
 import type { Api } from './client.ts';
 import { expectOk } from './client.ts';
 import { sampleFor } from './regex-sample.ts';
+import { resolveResource } from '../../src/shared/fragments.ts';
+import { readFragments } from '../../src/shared/fragments-fs.ts';
+import { NOT_RESOURCES } from '../../src/server/engine/registry.ts';
+import type { ResourceFile } from '../../src/shared/resource.ts';
+import { Dec } from '../../src/shared/money/index.ts';
 
 export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const SCHEMAS = path.join(REPO, 'schemas');
@@ -57,18 +62,22 @@ export interface Resource {
   entity: { properties: Record<string, Field>; required?: string[]; errorMessage?: { required?: Record<string, string> } };
   permission?: string;
   api: { base: string; endpoints: Endpoint[] };
+  /** A bill's document block: its lines field and how amounts are typed. */
+  document?: { lines?: string; amounts?: { basis?: string; price: string; sign?: number } };
   /** Display fields filled from another resource (natureName from natureId …). */
   lookups?: { field: string; from: string; resource: string; take: string; match?: string; multi?: boolean }[];
 }
 
-/** Every resource file: schemas/<module>/<name>.json (meta/ and dicts/ hold other things). */
+/** Every resource file: schemas/<module>/<name>.json with its shared fragments merged, as the server reads it. */
 export function loadResources(): Resource[] {
   const out: Resource[] = [];
+  const fragments = readFragments(SCHEMAS);
   for (const module of fs.readdirSync(SCHEMAS, { withFileTypes: true })) {
-    if (!module.isDirectory() || module.name === 'meta' || module.name === 'dicts') continue;
+    if (!module.isDirectory() || NOT_RESOURCES.has(module.name)) continue;
     for (const file of fs.readdirSync(path.join(SCHEMAS, module.name)).filter((f) => f.endsWith('.json')).sort()) {
       const full = path.join(SCHEMAS, module.name, file);
-      out.push({ ...(JSON.parse(fs.readFileSync(full, 'utf8')) as Omit<Resource, 'file'>), file: `${module.name}/${file}` });
+      const resource = resolveResource(JSON.parse(fs.readFileSync(full, 'utf8')) as ResourceFile, fragments);
+      out.push({ ...(resource as unknown as Omit<Resource, 'file'>), file: `${module.name}/${file}` });
     }
   }
   return out;
@@ -270,7 +279,21 @@ export class BodyFactory {
         body[name] = await this.value(r, name, f, token, seen);
       }
     }
+    if (r.document?.lines) body[r.document.lines] = [await this.billLine(r, props[r.document.lines] as Field & { 'x-lines'?: string }, seen)];
     return body;
+  }
+
+  /** One valid line of a bill: the line resource's required fields, with a quantity of the bill's sign and a price. */
+  async billLine(r: Resource, field: Field & { 'x-lines'?: string }, seen: string[]): Promise<Record<string, unknown>> {
+    const lineResource = this.all.find((x) => x.resource === field['x-lines']);
+    if (!lineResource) throw new Error(`${r.resource}: x-lines names unknown resource`);
+    const line = await this.validBody(lineResource, seen);
+    const amounts = r.document!.amounts;
+    line.qty = (amounts?.sign ?? 1) < 0 ? '-1' : '1';
+    line.taxRate = '13';
+    if (amounts?.basis === 'exclusive') line[amounts.price] = '1.00';
+    else line.taxPrice = '1.13';
+    return line;
   }
 }
 
@@ -331,7 +354,15 @@ export function same(f: Field | undefined, sent: unknown, got: unknown): boolean
     return sent.length === got.length && sent.every((s, i) => same(undefined, s, got[i]));
   }
   if (typeof sent === 'object') {
-    return typeof got === 'object' && Object.entries(sent as Record<string, unknown>).every(([k, v]) => same(undefined, v, (got as Record<string, unknown>)[k]));
+    // Line figures come back at their places (1 → 1.00): numbers compare as numbers.
+    const decimal = (v: unknown) => typeof v === 'string' && /^-?\d+(\.\d+)?$/.test(v);
+    return (
+      typeof got === 'object' &&
+      Object.entries(sent as Record<string, unknown>).every(([k, v]) => {
+        const other = (got as Record<string, unknown>)[k];
+        return decimal(v) && decimal(other) ? new Dec(String(v)).eq(String(other)) : same(undefined, v, other);
+      })
+    );
   }
   if (typeof sent === 'number' || typeof got === 'number' || f?.['x-decimal'] !== undefined) return Number(sent) === Number(got);
   return String(sent) === String(got);

@@ -116,6 +116,7 @@ export function internalModel(
   table: string,
   columns: Record<string, FieldKind | [FieldKind, number]>,
   unique: TableDef['unique'] = undefined,
+  opts: { insertOnly?: boolean; indexes?: string[][]; title?: string } = {},
 ): Model {
   const fields = new Map<string, FieldModel>();
   for (const [name, spec] of Object.entries(columns)) {
@@ -131,7 +132,7 @@ export function internalModel(
       schema: { title: name },
     });
   }
-  return modelFromParts(table, table, { name: table, softDelete: false, unique }, fields);
+  return modelFromParts(table, opts.title ?? table, { name: table, softDelete: false, unique, insertOnly: opts.insertOnly, indexes: opts.indexes }, fields);
 }
 
 const SCALE_FACTORS = new Map<number, Decimal>();

@@ -9,6 +9,8 @@ import { keysWithChildren, nest, toNode, treeKey, treeParent } from './trees.ts'
 import { ApiError, badRequest, forbidden } from '../errors.ts';
 import { loadLines } from './lines.ts';
 import { insertRecord, updateRecord } from './records.ts';
+import { documentPerm, runDocumentOp } from './document/http.ts';
+import { formatBillFigures } from './document/context.ts';
 import { exportRows, importRows, nextCode, setFields, tag, timeStampCode } from './actions.ts';
 
 export interface OpResult {
@@ -211,6 +213,7 @@ export async function runOp(ctx: Ctx, model: Model, endpoint: EndpointDef): Prom
       const rows = await store.find(model, caller.tenantId, { where, conditions: await readConditions(ctx, model), limit: 1 });
       await fillLookups(ctx.services, model, caller.tenantId, rows);
       await loadLines(ctx.services, caller.tenantId, model, rows);
+      if (rows[0] && model.resource?.document) await formatBillFigures(ctx.services, caller.tenantId, model, rows[0]);
       return { data: rows[0] ?? null };
     }
     case 'submit': {
@@ -251,6 +254,13 @@ export async function runOp(ctx: Ctx, model: Model, endpoint: EndpointDef): Prom
       return { data: await exportRows(ctx, model, endpoint) };
     case 'import':
       return { data: await importRows(ctx, model), message: '导入成功' };
+    case 'document':
+    case 'documentHistory':
+    case 'documentPull':
+    case 'documentPullCheck':
+    case 'documentGenerate':
+    case 'documentPostings':
+      return { data: await runDocumentOp(ctx, model, endpoint) };
     case 'custom':
       throw new ApiError(500, `custom op dispatched to runOp: ${endpoint.handler}`);
   }
@@ -266,6 +276,7 @@ async function requireDefaultPerm(ctx: Ctx, model: Model, endpoint: EndpointDef,
 /** Permission code an endpoint needs before it runs (submit is checked inside). */
 export function endpointPerm(model: Model, endpoint: EndpointDef): string | undefined {
   if (endpoint.perm === false) return undefined;
+  if (endpoint.op === 'document') return endpoint.perm || documentPerm(model, endpoint);
   if (endpoint.perm) return endpoint.op === 'submit' ? undefined : endpoint.perm;
   const prefix = model.resource?.permission;
   if (!prefix) return undefined;

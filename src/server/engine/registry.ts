@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { DictSeed, MenuSeed, ResourceFile } from '../../shared/resource.ts';
 import { resolveResource } from '../../shared/fragments.ts';
 import { readFragments } from '../../shared/fragments-fs.ts';
+import { ledgerModels } from '../posting/ledgers.ts';
 import { buildModel, internalModel, type Model } from './model.ts';
 
 /** Everything read from schemas/: resources, the menu tree and the dictionary seeds. */
@@ -85,6 +86,7 @@ function internalModels() {
       { fields: ['counterKey'], message: '编码计数器已存在' },
     ]),
     userBarter: internalModel('blade_user_barter', { userId: ['string', 32], bartererId: ['string', 32] }),
+    ...ledgerModels(),
   };
 }
 

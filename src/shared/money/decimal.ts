@@ -26,16 +26,24 @@ export function toDec(value: unknown): Decimal | undefined {
   return undefined;
 }
 
+/** `value` itself when it is already a Dec (Decimals are immutable), else a new Dec of it. */
+function asDec(value: Decimal.Value): Decimal {
+  return value instanceof Decimal && value.constructor === Dec ? value : new Dec(value);
+}
+
 /** Half-up (ties away from zero) at `places` decimals. */
 export function round(value: Decimal.Value, places: number): Decimal {
   // A Dec needs no copy (toDecimalPlaces returns a new one); anything else, a plain Decimal too,
   // becomes a Dec so later arithmetic on the result keeps Dec's precision.
-  const decimal = value instanceof Decimal && value.constructor === Dec ? value : new Dec(value);
-  return decimal.toDecimalPlaces(places, Decimal.ROUND_HALF_UP);
+  return asDec(value).toDecimalPlaces(places, Decimal.ROUND_HALF_UP);
 }
+
+// A minus sign followed only by zeros (and a point): what toFixed prints for a negative that rounds to 0.
+const NEGATIVE_ZERO = /^-[0.]+$/;
 
 /** Text at exactly `places` decimals, rounded half up; a result of zero never shows a minus sign. */
 export function fixed(value: Decimal.Value, places: number): string {
-  const rounded = round(value, places);
-  return (rounded.isZero() ? rounded.abs() : rounded).toFixed(places);
+  // toFixed rounds (half up, as asked) by itself, so no separate round and no intermediate Decimal.
+  const text = asDec(value).toFixed(places, Decimal.ROUND_HALF_UP);
+  return NEGATIVE_ZERO.test(text) ? text.slice(1) : text;
 }

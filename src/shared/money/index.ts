@@ -1,5 +1,5 @@
 /** Exact line amounts, sums, allocation and display, shared by client and server. */
-export { Dec, fixed, round, toDec } from './decimal.ts';
+export { Dec, fixed, round, toDec, type Decimal } from './decimal.ts';
 export { DEFAULT_PLACES, placesFromConfig, type Places } from './places.ts';
 export { MoneyInputError, computeLine, type LineAmounts, type LineInput } from './line.ts';
 export { NON_SUMMABLE, sumFields, summaryRow } from './sum.ts';

@@ -93,6 +93,199 @@ function nonNegative(value: Decimal | undefined, field: InputField): void {
 }
 
 export function computeLine(input: LineInput, places: Places): LineAmounts {
+  return scaledLine(input, places) ?? decimalLine(input, places);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Fast path: the same steps on scaled integers (units of 10^-scale held in plain numbers).
+//
+// Why it is exact, i.e. gives the very text the Decimal path below gives:
+// - Every value it holds is a safe integer (|n| < 2^53, about 16 digits), checked after each
+//   multiplication and at the end; on overflow, or on any input that is not plain decimal text or
+//   a number (blank required fields, junk, exponents, Decimals, negatives where refused), it gives
+//   up and the Decimal path computes the line, errors included.
+// - So every Decimal sum, difference and product of these values has at most 33 significant
+//   digits and is exact under Dec's 40: only the divisions by the tax factor can round early.
+// - A division rounds twice in decimal.js, to 40 significant digits and then to the places. With
+//   X / D (X, D integers, D > 0) a quotient that is not itself a tie lies at least 1 / (2D) units
+//   from every tie, while the 40-digit rounding moves it at most |X / D| · 10^-39 / 2 units, less
+//   than that as |X| < 10^39. So both roundings land on the same side of every tie, and one exact
+//   half-up division of integers (divHalfUp) gives the same result.
+// ---------------------------------------------------------------------------------------------
+
+interface Scaled {
+  /** The value is units × 10^-scale. */
+  units: number;
+  scale: number;
+}
+
+/** Scales an input may have; keeps every power of ten used below exact (10^n is exact to n = 22). */
+const MAX_SCALE = 14;
+const POW10 = Array.from({ length: 23 }, (_, n) => Number(`1e${n}`));
+
+/**
+ * A line input as a scaled integer: null when blank, undefined when the fast path cannot take it
+ * exactly (not plain decimal text or a finite number printed without exponent, or too many digits).
+ */
+function scaledOf(raw: unknown): Scaled | null | undefined {
+  if (raw === null || raw === undefined) return null;
+  let text: string;
+  if (typeof raw === 'string') text = raw.trim();
+  else if (typeof raw === 'number') text = String(raw); // what decimal.js parses a number from
+  else return undefined;
+  if (text === '') return typeof raw === 'string' ? null : undefined;
+  let i = text.charCodeAt(0) === 45 /* - */ || text.charCodeAt(0) === 43 /* + */ ? 1 : 0;
+  const negative = i === 1 && text.charCodeAt(0) === 45;
+  let units = 0;
+  let digits = 0;
+  let point = -1;
+  for (; i < text.length; i += 1) {
+    const c = text.charCodeAt(i);
+    if (c >= 48 && c <= 57) {
+      units = units * 10 + (c - 48);
+      digits += 1;
+    } else if (c === 46 /* . */ && point < 0) point = digits;
+    else return undefined;
+  }
+  const scale = point < 0 ? 0 : digits - point;
+  if (digits === 0 || scale > MAX_SCALE || !Number.isSafeInteger(units)) return undefined;
+  return { units: negative ? -units : units, scale };
+}
+
+/** a × b, or NaN when the product is not a safe integer (and so may be inexact). */
+function mul(a: number, b: number): number {
+  const product = a * b;
+  return Number.isSafeInteger(product) ? product : NaN;
+}
+
+/** dividend / divisor rounded half up, ties away from zero; divisor > 0, both exact integers. */
+function divHalfUp(dividend: number, divisor: number): number {
+  const rest = dividend % divisor; // % of doubles is exact
+  const quotient = (dividend - rest) / divisor; // an exact multiple divided: exact
+  return 2 * Math.abs(rest) >= divisor ? quotient + Math.sign(dividend) : quotient;
+}
+
+/** units × 10^-from rounded half up at `to` places, as units × 10^-to (NaN on overflow). */
+function rescale(units: number, from: number, to: number): number {
+  return to >= from ? mul(units, POW10[to - from]) : divHalfUp(units, POW10[from - to]);
+}
+
+/** units × 10^-scale as text with exactly `scale` decimals; zero never shows a minus sign. */
+function textOf(units: number, scale: number): string {
+  const digits = String(Math.abs(units)).padStart(scale + 1, '0');
+  const body = scale ? `${digits.slice(0, -scale)}.${digits.slice(-scale)}` : digits;
+  return units < 0 ? `-${body}` : body;
+}
+
+const okPlaces = (n: number) => Number.isInteger(n) && n >= 0 && n <= 8;
+
+/** computeLine on scaled integers, or undefined when the line must go the Decimal way. */
+function scaledLine(input: LineInput, places: Places): LineAmounts | undefined {
+  const { price: pp, amount: ap, quantity: qp } = places;
+  if (!okPlaces(pp) || !okPlaces(ap) || !okPlaces(qp)) return undefined;
+  const qtyIn = scaledOf(input.qty);
+  if (!qtyIn) return undefined;
+  const qty = rescale(qtyIn.units, qtyIn.scale, qp);
+  if (Number.isNaN(qty)) return undefined;
+
+  if (input.isGift) {
+    const zeroPrice = textOf(0, pp);
+    const zeroAmt = textOf(0, ap);
+    return {
+      qty: textOf(qty, qp),
+      taxPrice: zeroPrice,
+      price: zeroPrice,
+      discountPrice: zeroPrice,
+      discountAmt: zeroAmt,
+      amount: zeroAmt,
+      totalAmt: zeroAmt,
+      taxAmt: zeroAmt,
+      couponAmt: zeroAmt,
+      finalAmt: zeroAmt,
+    };
+  }
+
+  const rate = scaledOf(input.taxRate);
+  if (!rate || rate.units < 0) return undefined;
+  // factor = 1 + rate / 100 = num / den.
+  const den = POW10[rate.scale + 2];
+  const num = den + rate.units;
+  if (!Number.isSafeInteger(num)) return undefined;
+
+  let taxPrice: number;
+  let price: number;
+  if (input.basis === 'exclusive') {
+    const entered = scaledOf(input.price);
+    if (!entered) return undefined;
+    price = rescale(entered.units, entered.scale, pp);
+    taxPrice = divHalfUp(mul(price, num), den);
+  } else {
+    const entered = scaledOf(input.taxPrice);
+    if (!entered) return undefined;
+    taxPrice = rescale(entered.units, entered.scale, pp);
+    price = divHalfUp(mul(taxPrice, den), num);
+  }
+
+  const discountRate = scaledOf(input.discountRate);
+  if (discountRate === undefined || (discountRate && discountRate.units < 0)) return undefined;
+  const discounted = discountRate !== null && discountRate.units !== 100 * POW10[discountRate.scale];
+  const discountPrice = discounted ? divHalfUp(mul(taxPrice, discountRate.units), POW10[discountRate.scale + 2]) : taxPrice;
+
+  const shouldQty = scaledOf(input.shouldQty);
+  const shouldAmt = scaledOf(input.shouldAmt);
+  if (shouldQty === undefined || shouldAmt === undefined) return undefined;
+  const shouldQtyAt = shouldQty ? rescale(shouldQty.units, shouldQty.scale, qp) : 0;
+  if (Number.isNaN(shouldQtyAt)) return undefined;
+
+  // Products of a price (pp places) and a quantity (qp places) have pp + qp places.
+  const pq = pp + qp;
+  let totalAmt: number;
+  let amount: number;
+  if (shouldQty && shouldAmt && shouldQtyAt === qty) {
+    totalAmt = rescale(shouldAmt.units, shouldAmt.scale, ap);
+    amount = divHalfUp(mul(totalAmt, den), num);
+  } else if (discounted) {
+    totalAmt = rescale(mul(discountPrice, qty), pq, ap);
+    amount = rescale(mul(divHalfUp(mul(discountPrice, den), num), qty), pq, ap);
+  } else {
+    totalAmt = rescale(mul(taxPrice, qty), pq, ap);
+    amount = rescale(mul(price, qty), pq, ap);
+  }
+
+  const discountAmt = discounted ? rescale(mul(taxPrice, qty), pq, ap) - totalAmt : 0;
+  const coupon = scaledOf(input.couponAmt);
+  if (coupon === undefined) return undefined;
+  const couponAmt = coupon ? rescale(coupon.units, coupon.scale, ap) : 0;
+  const taxAmt = totalAmt - amount;
+  const finalAmt = totalAmt - couponAmt;
+
+  // NaN from an overflow anywhere above ends here, as does a difference past 2^53.
+  for (const n of [taxPrice, price, discountPrice, totalAmt, amount, discountAmt, couponAmt, taxAmt, finalAmt]) {
+    if (!Number.isSafeInteger(n)) return undefined;
+  }
+  return {
+    qty: textOf(qty, qp),
+    taxPrice: textOf(taxPrice, pp),
+    price: textOf(price, pp),
+    discountPrice: textOf(discountPrice, pp),
+    discountAmt: textOf(discountAmt, ap),
+    amount: textOf(amount, ap),
+    totalAmt: textOf(totalAmt, ap),
+    taxAmt: textOf(taxAmt, ap),
+    couponAmt: textOf(couponAmt, ap),
+    finalAmt: textOf(finalAmt, ap),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The Decimal path: any input, and the errors.
+// ---------------------------------------------------------------------------------------------
+
+const ONE = new Dec(1);
+const HUNDRED = new Dec(100);
+const ZERO = new Dec(0);
+
+function decimalLine(input: LineInput, places: Places): LineAmounts {
   const { price: pp, amount: ap, quantity: qp } = places;
   const qty = round(read(input, 'qty', true), qp);
 
@@ -116,7 +309,7 @@ export function computeLine(input: LineInput, places: Places): LineAmounts {
 
   const taxRate = read(input, 'taxRate', true);
   nonNegative(taxRate, 'taxRate');
-  const factor = new Dec(1).plus(taxRate.div(100));
+  const factor = ONE.plus(taxRate.div(HUNDRED));
 
   let taxPrice: Decimal;
   let price: Decimal;
@@ -131,8 +324,8 @@ export function computeLine(input: LineInput, places: Places): LineAmounts {
 
   const discountRate = read(input, 'discountRate');
   nonNegative(discountRate, 'discountRate');
-  const discounted = discountRate !== undefined && !discountRate.eq(100);
-  const discountPrice = discounted ? round(taxPrice.times(discountRate).div(100), pp) : taxPrice;
+  const discounted = discountRate !== undefined && !discountRate.eq(HUNDRED);
+  const discountPrice = discounted ? round(taxPrice.times(discountRate).div(HUNDRED), pp) : taxPrice;
 
   const shouldQty = read(input, 'shouldQty');
   const shouldAmt = read(input, 'shouldAmt');
@@ -158,8 +351,8 @@ export function computeLine(input: LineInput, places: Places): LineAmounts {
 
   // The discount is what the list price would have charged minus what is charged. Without a
   // discount it is 0 even when the should-quantity rule moved the total by a cent.
-  const discountAmt = discounted ? round(taxPrice.times(qty), ap).minus(totalAmt) : new Dec(0);
-  const couponAmt = round(read(input, 'couponAmt') ?? 0, ap);
+  const discountAmt = discounted ? round(taxPrice.times(qty), ap).minus(totalAmt) : ZERO;
+  const couponAmt = round(read(input, 'couponAmt') ?? ZERO, ap);
 
   return {
     qty: fixed(qty, qp),

@@ -1,0 +1,120 @@
+/**
+ * A bill's lines as the server keeps them: every derived figure recomputed by the shared line
+ * calculation (src/shared/money), a submitted figure that disagrees refused naming its line and
+ * field, and the head's totals summed from the lines (never re-rounded).
+ */
+import type { DocumentDef } from '../../../shared/document.ts';
+import { compareLine, computeLine, MoneyInputError, sumFields, type LineAmounts, type Places } from '../../../shared/money/index.ts';
+import type { Model } from '../model.ts';
+import type { Row } from '../store.ts';
+import { badRequest } from '../../errors.ts';
+import { stripReadonly } from '../records.ts';
+
+export interface LineProblem {
+  index: number;
+  id?: string;
+  field: string;
+  message: string;
+}
+
+const blank = (v: unknown) => v === undefined || v === null || v === '';
+
+/** Line field of each computed figure: the bill names its own price and amount fields. */
+function fieldMap(doc: DocumentDef): Record<keyof LineAmounts, string> {
+  return {
+    qty: 'qty',
+    taxPrice: 'taxPrice',
+    price: doc.amounts?.price ?? 'price',
+    discountPrice: 'discountPrice',
+    discountAmt: 'discountAmt',
+    amount: doc.amounts?.amount ?? 'amount',
+    totalAmt: 'totalAmt',
+    taxAmt: 'taxAmt',
+    couponAmt: 'couponAmt',
+    finalAmt: 'finalAmt',
+  };
+}
+
+export interface SourceLine {
+  qty: string;
+  totalAmt: string;
+}
+
+/**
+ * The trusted lines of a bill. `sources` (by source line id) give the should-quantity and amount:
+ * taking a whole source line takes its total as it is (spec 000 §5).
+ */
+export function computeBillLines(
+  doc: DocumentDef,
+  lineModel: Model,
+  raw: Row[],
+  places: Places,
+  sources: Map<string, SourceLine> = new Map(),
+): Row[] {
+  const map = fieldMap(doc);
+  const sign = doc.amounts?.sign ?? 1;
+  const problems: LineProblem[] = [];
+  const titleOf = (field: string) => lineModel.resource?.entity.properties[field]?.title ?? field;
+  const lines = raw.map((line, index) => {
+    const id = blank(line.id) ? undefined : String(line.id);
+    const fail = (field: string, message: string) => problems.push({ index, id, field, message: `第${index + 1}行：${message}` });
+    const source = blank(line.sourceBodyId) ? undefined : sources.get(String(line.sourceBodyId));
+    // A return's should-figures mirror its source line; an inbound's are the order line's.
+    const mirror = sign < 0 ? '-' : '';
+    const shouldQty = source ? `${mirror}${source.qty}`.replace('--', '') : undefined;
+    const shouldAmt = source ? `${mirror}${source.totalAmt}`.replace('--', '') : undefined;
+    let computed: LineAmounts;
+    try {
+      computed = computeLine(
+        {
+          qty: line.qty,
+          taxPrice: line.taxPrice,
+          price: line[map.price],
+          basis: doc.amounts?.basis ?? 'inclusive',
+          taxRate: line.taxRate,
+          discountRate: line.discountRate,
+          couponAmt: line.couponAmt,
+          isGift: Number(line.isGift) === 2,
+          shouldQty,
+          shouldAmt,
+        },
+        places,
+      );
+    } catch (error) {
+      if (!(error instanceof MoneyInputError)) throw error;
+      fail(error.field === 'price' ? map.price : error.field, error.message);
+      return line;
+    }
+    const qty = Number(computed.qty);
+    if (sign > 0 && !(qty > 0)) fail('qty', '数量必须大于0');
+    if (sign < 0 && !(qty < 0)) fail('qty', '退货数量应为负数');
+    for (const m of compareLine(line, computed, map)) {
+      fail(m.field, `${titleOf(m.field)}应为 ${m.expected}，提交的是 ${m.got}（请刷新金额后重试）`);
+    }
+    const trusted: Row = { ...stripReadonly(lineModel, line) };
+    for (const [key, field] of Object.entries(map) as [keyof LineAmounts, string][]) trusted[field] = computed[key];
+    trusted.shouldQty = shouldQty ?? null;
+    trusted.shouldAmt = shouldAmt ?? null;
+    if (blank(trusted.isGift)) trusted.isGift = 1;
+    if (id) trusted.id = id;
+    if (!blank(line.version)) trusted.version = line.version;
+    return trusted;
+  });
+  if (problems.length) {
+    const collection = doc.lines ?? 'lines';
+    throw badRequest(problems.map((p) => p.message).join('；'), {
+      fieldErrors: Object.fromEntries(problems.map((p) => [`${collection}.${p.index}.${p.field}`, p.message])),
+      lineErrors: problems,
+    });
+  }
+  return lines;
+}
+
+/** Head totals: Σ of each line field at its places, never re-rounded. */
+export function billTotals(doc: DocumentDef, lines: Row[], places: Places): Row {
+  const totals = doc.totals ?? {};
+  const lineFields = [...new Set(Object.values(totals))];
+  const placesOf = Object.fromEntries(lineFields.map((f) => [f, f === 'qty' ? places.quantity : places.amount]));
+  const sums = sumFields(lines, lineFields, placesOf);
+  return Object.fromEntries(Object.entries(totals).map(([head, line]) => [head, sums[line]]));
+}

@@ -1,0 +1,165 @@
+/**
+ * Bills generated from other bills: an inbound pulled from an approved order (no more than the
+ * order line's quantity not yet taken), a return generated from a posted sale (no more than the
+ * sold quantity not yet returned). "Taken" counts the lines of live target bills — a cancelled or
+ * flushed bill gives its quantity back.
+ */
+import { sql } from 'kysely';
+import type { Services } from '../../services.ts';
+import type { Actor, Row } from '../store.ts';
+import { badRequest, notFound } from '../../errors.ts';
+import { Dec, type Decimal, type Places } from '../../../shared/money/index.ts';
+import { formatDateTime } from '../../../shared/dates.ts';
+import { fillLookups } from '../lookups.ts';
+import { computeBillLines, type SourceLine } from './lines.ts';
+import { documentModel, loadBill, stateName, type DocumentModel } from './context.ts';
+
+const blank = (v: unknown) => v === undefined || v === null || v === '';
+
+/** States a bill no longer counts in: where cancel and flush lead. */
+export function deadStates(dm: DocumentModel): string[] {
+  return [...new Set(dm.doc.transitions.filter((t) => t.action === 'cancel' || t.effect === 'reverse').map((t) => t.to))];
+}
+
+export function sourceModel(services: Services, dm: DocumentModel): DocumentModel {
+  if (!dm.doc.source) throw badRequest(`${dm.model.title}不能从其他单据生成`);
+  return documentModel(services, services.m(dm.doc.source.resource));
+}
+
+/** Σ quantity of live target lines per source line (one grouped query), leaving out bill `exclude`. */
+export async function takenBySource(services: Services, actor: Actor, dm: DocumentModel, sourceLineIds: string[], exclude?: string): Promise<Map<string, Decimal>> {
+  const out = new Map<string, Decimal>();
+  if (!sourceLineIds.length || !dm.lineModel || !dm.lines) return out;
+  const { store } = services;
+  const body = dm.lineModel;
+  const parent = body.filterable.get(dm.lines.parentField)!.column;
+  const status = dm.model.filterable.get(dm.doc.statusField)!.column;
+  const dead = deadStates(dm);
+  let q = store.db
+    .selectFrom(`${body.table} as b`)
+    .innerJoin(`${dm.model.table} as h`, (join) => join.onRef('h.tenant_id', '=', 'b.tenant_id').onRef('h.id', '=', `b.${parent}`))
+    .select(['b.source_body_id as sid', sql<string>`sum(b.qty)`.as('total')])
+    .where('b.tenant_id', '=', actor.tenantId)
+    .where('b.is_deleted', '=', 0)
+    .where('h.is_deleted', '=', 0)
+    .where('b.source_body_id', 'in', sourceLineIds)
+    .groupBy('b.source_body_id');
+  if (dead.length) q = q.where(`h.${status}`, 'not in', dead);
+  if (exclude) q = q.where('h.id', '<>', exclude);
+  const qty = body.fields.get('qty')!;
+  for (const row of (await q.execute()) as { sid: string; total: unknown }[]) {
+    out.set(String(row.sid), new Dec(String(store.toRow(body, { [qty.column]: row.total }).qty ?? '0')));
+  }
+  return out;
+}
+
+/** The source lines a bill's lines name, with their heads' states. */
+async function sourceLines(services: Services, actor: Actor, source: DocumentModel, ids: string[]): Promise<Map<string, Row>> {
+  if (!ids.length || !source.lineModel) return new Map();
+  const rows = await services.store.find(source.lineModel, actor.tenantId, { where: { id: ids } });
+  return new Map(rows.map((r) => [String(r.id), r]));
+}
+
+/**
+ * Checks a bill's lines against their source lines before it is saved, and gives the source
+ * figures (should-quantity and amount) the line calculation uses.
+ */
+export async function checkAgainstSources(services: Services, actor: Actor, dm: DocumentModel, lines: Row[], billId?: string): Promise<Map<string, SourceLine>> {
+  const ids = [...new Set(lines.map((l) => l.sourceBodyId).filter((v) => !blank(v)).map(String))];
+  if (!ids.length || !dm.doc.source) return new Map();
+  const source = sourceModel(services, dm);
+  const found = await sourceLines(services, actor, source, ids);
+  const taken = await takenBySource(services, actor, dm, ids, billId);
+  const running = new Map(taken);
+  const returns = dm.doc.source.limit === 'returnable';
+  lines.forEach((line, i) => {
+    if (blank(line.sourceBodyId)) return;
+    const sid = String(line.sourceBodyId);
+    const src = found.get(sid);
+    if (!src) throw badRequest(`第${i + 1}行：源单行不存在或已被删除`);
+    if (String(src.commInfoId) !== String(line.commInfoId)) throw badRequest(`第${i + 1}行：商品与源单行不一致`);
+    const before = running.get(sid) ?? new Dec(0);
+    const qty = new Dec(String(line.qty ?? '0'));
+    const after = before.plus(qty);
+    const limit = new Dec(String(src.qty ?? '0')).abs();
+    if (after.abs().gt(limit)) {
+      throw badRequest(
+        returns
+          ? `第${i + 1}行：累计退货数量不能超过源单数量（源单 ${limit.toFixed()}，已退 ${before.abs().toFixed()}，本次 ${qty.abs().toFixed()}）`
+          : `第${i + 1}行：数量超过源单未完成数量（源单 ${limit.toFixed()}，已生成 ${before.abs().toFixed()}，本次 ${qty.abs().toFixed()}）`,
+      );
+    }
+    running.set(sid, after);
+  });
+  return new Map([...found].map(([id, r]) => [id, { qty: String(r.qty), totalAmt: String(r.totalAmt ?? '0') }]));
+}
+
+const COPIED_LINE_FIELDS = ['commInfoId', 'unitId', 'taxPrice', 'taxRate', 'taxRateId', 'discountRate', 'isGift', 'depotId', 'couponAmt'];
+
+/** A new, unsaved bill of `dm` from source bills: head from the first, lines with their open quantities. */
+async function draftFrom(services: Services, actor: Actor, dm: DocumentModel, source: DocumentModel, heads: Row[], places: Places): Promise<Row> {
+  const lineIds = heads.flatMap((h) => ((h[source.doc.lines!] as Row[]) ?? []).map((l) => String(l.id)));
+  const taken = await takenBySource(services, actor, dm, lineIds);
+  const returns = dm.doc.source?.limit === 'returnable';
+  const first = heads[0];
+  const head: Row = {
+    [dm.doc.dateField ?? 'billDate']: formatDateTime().slice(0, 10),
+    sourceBillId: String(first.id),
+    sourceBillNo: String(first[source.doc.numberField] ?? ''),
+    sourceBillType: source.doc.billType,
+  };
+  for (const f of [dm.doc.partnerField, dm.doc.depotField, 'staffId', 'deptId']) if (f && !blank(first[f])) head[f] = first[f];
+  const priceField = dm.doc.amounts?.price;
+  const raw: Row[] = [];
+  const sources = new Map<string, SourceLine>();
+  for (const h of heads) {
+    for (const l of (h[source.doc.lines!] as Row[]) ?? []) {
+      const total = new Dec(String(l.qty ?? '0'));
+      const open = total.abs().minus(taken.get(String(l.id))?.abs() ?? 0);
+      if (!open.gt(0)) continue;
+      const line: Row = { sourceBillId: String(h.id), sourceBillNo: String(h[source.doc.numberField] ?? ''), sourceBodyId: String(l.id) };
+      for (const f of COPIED_LINE_FIELDS) if (!blank(l[f])) line[f] = l[f];
+      if (priceField && !blank(l[priceField])) line[priceField] = l[priceField];
+      if (blank(line.depotId) && dm.doc.depotField && !blank(h[dm.doc.depotField])) line.depotId = h[dm.doc.depotField];
+      line.qty = (returns ? open.neg() : open).toFixed(places.quantity);
+      sources.set(String(l.id), { qty: String(l.qty), totalAmt: String(l.totalAmt ?? '0') });
+      raw.push(line);
+    }
+  }
+  if (!raw.length) throw badRequest(returns ? '源单商品已全部退货' : `源单商品已全部生成${dm.model.title}`);
+  const lines = computeBillLines(dm.doc, dm.lineModel!, raw, places, sources);
+  await fillLookups(services, dm.lineModel!, actor.tenantId, lines);
+  await fillLookups(services, dm.model, actor.tenantId, [head]);
+  return { ...head, [dm.doc.lines!]: lines };
+}
+
+function requirePullable(services: Services, source: DocumentModel, head: Row, states: string[]) {
+  const state = String(head[source.doc.statusField] ?? '');
+  if (!states.includes(state)) {
+    throw badRequest(`${source.model.title}${head[source.doc.numberField] ?? ''}当前状态为「${stateName(services, source, state)}」，只有「${states.map((s) => stateName(services, source, s)).join('、')}」的单据可以生成`);
+  }
+}
+
+/** pullOrderById: the unsaved bill from one source bill (only its open quantities). */
+export async function pullFromSource(services: Services, actor: Actor, dm: DocumentModel, sourceId: string, places: Places): Promise<Row> {
+  const source = sourceModel(services, dm);
+  const head = await loadBill(services, actor, source, sourceId);
+  requirePullable(services, source, head, dm.doc.source!.states ?? []);
+  return draftFrom(services, actor, dm, source, [head], places);
+}
+
+/** generate by number (soNo / poNo): the source bills with that number, or generated from the order with that number. */
+export async function generateFromNumber(services: Services, actor: Actor, dm: DocumentModel, number: string, places: Places): Promise<Row> {
+  const source = sourceModel(services, dm);
+  const byNo = await services.store.find(source.model, actor.tenantId, { where: { [source.doc.numberField]: number } });
+  const byOrder = byNo.length ? [] : await services.store.find(source.model, actor.tenantId, { where: { sourceBillNo: number } });
+  const states = dm.doc.source!.states ?? [];
+  const candidates = [...byNo, ...byOrder].filter((h) => states.includes(String(h[source.doc.statusField])));
+  if (!candidates.length) {
+    if (byNo.length) requirePullable(services, source, byNo[0], states);
+    throw notFound(`没有单号为 ${number} 的可退${source.model.title}`);
+  }
+  const heads = [];
+  for (const h of candidates) heads.push(await loadBill(services, actor, source, String(h.id)));
+  return draftFrom(services, actor, dm, source, heads, places);
+}

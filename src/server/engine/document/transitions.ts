@@ -1,0 +1,208 @@
+/**
+ * The lifecycle of a bill, declared by its transition table: saving (draft, submit) and the
+ * actions on a saved bill (approve, reject, post, cancel, flush, remove). Each is one conditional
+ * update on id, version and status; on refusal nothing is written and the answer says why (who
+ * changed the bill and when, or which states allow the action). Every action is recorded.
+ */
+import type { Services } from '../../services.ts';
+import type { Actor, Row } from '../store.ts';
+import type { TransitionDef } from '../../../shared/document.ts';
+import { NEW_BILL } from '../../../shared/document.ts';
+import { badRequest, conflict, notFound, type ApiError } from '../../errors.ts';
+import { formatDateTime } from '../../../shared/dates.ts';
+import { validateEntity } from '../validate.ts';
+import { requireVersion, stripReadonly } from '../records.ts';
+import { saveLines, validateLines } from '../lines.ts';
+import { generateBillNo } from '../../system/config.ts';
+import { postBill, reverseBill } from '../../posting/index.ts';
+import { billTotals, computeBillLines } from './lines.ts';
+import { checkAgainstSources } from './sources.ts';
+import { asBill, loadBill, mustTransition, stateName, tenantPlaces, type DocumentModel } from './context.ts';
+
+const blank = (v: unknown) => v === undefined || v === null || v === '';
+
+async function userName(services: Services, actor: Actor, userId: unknown): Promise<string> {
+  if (blank(userId)) return '';
+  const user = await services.store.get(services.m('user'), actor.tenantId, String(userId));
+  return String(user?.realName ?? user?.name ?? user?.account ?? userId);
+}
+
+/** Why a conditional update changed nothing: gone, changed by someone else, or in a state the action does not accept. */
+async function refusal(services: Services, actor: Actor, dm: DocumentModel, t: TransitionDef, id: string, version: number): Promise<ApiError> {
+  const row = await services.store.get(dm.model, actor.tenantId, id);
+  if (!row) return notFound('单据不存在或已被删除');
+  const state = String(row[dm.doc.statusField] ?? '');
+  const title = t.title ?? t.action;
+  if (Number(row.version) !== version) {
+    const who = await userName(services, actor, row.updateUser);
+    return conflict(`单据已被${who || '他人'}于${row.updateTime}修改（当前状态：${stateName(services, dm, state)}），请刷新后重试`, {
+      version: row.version,
+      updateUser: who,
+      updateTime: row.updateTime,
+      status: state,
+    });
+  }
+  const allowed = t.from.filter((s) => s !== NEW_BILL).map((s) => stateName(services, dm, s));
+  return badRequest(`单据当前状态为「${stateName(services, dm, state)}」，不能${title}；只有「${allowed.join('、')}」的单据可以${title}`, { status: state });
+}
+
+async function recordAction(services: Services, actor: Actor, dm: DocumentModel, t: TransitionDef, billId: string, from: string, remark?: string) {
+  await services.store.insertMany(services.internal.billAction, actor, [
+    {
+      resource: dm.model.name,
+      billId,
+      action: t.action,
+      actionName: t.title ?? t.action,
+      fromStatus: from,
+      toStatus: t.to,
+      remark: remark ?? null,
+      userName: await userName(services, actor, actor.userId),
+    },
+  ]);
+}
+
+/** States a save may start from: the transition's, within the bill's editable states. */
+function saveStates(dm: DocumentModel, t: TransitionDef): string[] {
+  const editable = dm.doc.editable;
+  return t.from.filter((s) => !editable || editable.includes(s));
+}
+
+/** draft / submit with the bill's body: lines recomputed, totals summed, numbered on first save. */
+export async function saveBill(services: Services, actor: Actor, dm: DocumentModel, action: string, input: Row): Promise<Row> {
+  const t = mustTransition(dm, action);
+  if (!t.save) throw badRequest(`${t.title ?? action}不接受单据内容`);
+  const { doc, model } = dm;
+  const places = await tenantPlaces(services, actor.tenantId);
+  const id = blank(input.id) ? undefined : String(input.id);
+  const from = saveStates(dm, t);
+  const rawLines = doc.lines ? input[doc.lines] : undefined;
+  if (doc.lines) {
+    if (!Array.isArray(rawLines) || !rawLines.length) throw badRequest('请添加商品明细');
+    validateLines(services, model, { [doc.lines]: rawLines });
+  }
+  const sources = doc.lines ? await checkAgainstSources(services, actor, dm, rawLines as Row[], id) : new Map();
+  const lines = doc.lines ? computeBillLines(doc, dm.lineModel!, rawLines as Row[], places, sources) : [];
+  const head: Row = stripReadonly(model, input);
+  if (doc.lines) delete head[doc.lines];
+  Object.assign(head, billTotals(doc, lines, places));
+  head[doc.statusField] = t.to;
+  head.billType = doc.billType;
+  if (doc.dateField && blank(head[doc.dateField])) head[doc.dateField] = formatDateTime().slice(0, 10);
+  const { store } = services;
+  return store.transaction(async () => {
+    let billId: string;
+    let before: string;
+    if (!id) {
+      if (!from.includes(NEW_BILL)) throw badRequest(`新单据不能直接${t.title ?? action}`);
+      delete head.id;
+      head[doc.numberField] = await generateBillNo(services, actor.tenantId, doc.billType, '');
+      if (model.resource) validateEntity(model.resource.entity, head);
+      billId = String((await store.insert(model, actor, head, { includeReadonly: true })).id);
+      before = NEW_BILL;
+    } else {
+      const version = requireVersion(input);
+      const existing = await store.get(model, actor.tenantId, id);
+      if (!existing) throw notFound('单据不存在或已被删除');
+      delete head[doc.numberField];
+      if (model.resource) validateEntity(model.resource.entity, { ...existing, ...head });
+      const changed = await store.guardedUpdate(model, actor, id, head, { version, where: { [doc.statusField]: from.filter((s) => s !== NEW_BILL) } });
+      if (!changed) throw await refusal(services, actor, dm, { ...t, from }, id, version);
+      billId = id;
+      before = String(existing[doc.statusField] ?? '');
+    }
+    if (doc.lines) await saveLines(services, actor, model, billId, { [doc.lines]: lines }, { trusted: true });
+    await recordAction(services, actor, dm, t, billId, before, blank(input.remark) ? undefined : String(input.remark));
+    return loadBill(services, actor, dm, billId);
+  });
+}
+
+export interface ActionParams {
+  id?: string;
+  version?: unknown;
+  remark?: string;
+  [name: string]: unknown;
+}
+
+const AUDIT_ACTIONS = new Set(['pass', 'reject', 'audit', 'approve']);
+
+/** Parameters an action must carry, with the message when one is missing. */
+function checkRequired(t: TransitionDef, params: ActionParams) {
+  for (const name of t.requires ?? []) {
+    if (!blank(params[name]) && String(params[name]).trim()) continue;
+    if (name === 'remark') throw badRequest(t.action === 'reject' ? '驳回时请填写审核意见' : `${t.title ?? t.action}时请填写备注`);
+    throw badRequest(`缺少参数 ${name}`);
+  }
+}
+
+/** An action on a saved bill. Posting and reversal run in the same transaction as the status change. */
+export async function applyAction(services: Services, actor: Actor, dm: DocumentModel, action: string, params: ActionParams): Promise<Row> {
+  const t = mustTransition(dm, action);
+  if (t.save) throw badRequest(`${t.title ?? action}需要提交单据内容`);
+  if (t.to === 'deleted' && blank(params.id) && !blank(params.ids)) return removeBills(services, actor, dm, t, String(params.ids));
+  if (blank(params.id)) throw badRequest('缺少参数 id');
+  const id = String(params.id);
+  const version = requireVersion(params as Row);
+  checkRequired(t, params);
+  const { doc, model } = dm;
+  const { store } = services;
+  const now = formatDateTime();
+  const remark = blank(params.remark) ? undefined : String(params.remark);
+  const set: Row = {};
+  if (t.to !== 'deleted') set[doc.statusField] = t.to;
+  if (AUDIT_ACTIONS.has(t.action)) Object.assign(set, { auditRemark: remark ?? '', auditUser: actor.userId, auditTime: now });
+  if (t.effect === 'post') Object.assign(set, { accountingUser: actor.userId, accountingTime: now });
+  for (const name of t.params ?? []) {
+    if (name !== 'remark' && !blank(params[name]) && model.fields.has(name)) set[name] = params[name];
+  }
+  const places = t.effect ? await tenantPlaces(services, actor.tenantId) : undefined;
+  return store.transaction(async () => {
+    const existing = await store.get(model, actor.tenantId, id);
+    if (!existing) throw notFound('单据不存在或已被删除');
+    const raw = t.to === 'deleted' ? { is_deleted: 1 } : undefined;
+    const changed = await store.guardedUpdate(model, actor, id, set, { version, where: { [doc.statusField]: t.from }, raw });
+    if (!changed) throw await refusal(services, actor, dm, t, id, version);
+    if (t.to === 'deleted') await store.adjustCount(model, actor.tenantId, -1);
+    await recordAction(services, actor, dm, t, id, String(existing[doc.statusField] ?? ''), remark);
+    if (t.to === 'deleted') return { ...existing, isDeleted: 1 };
+    if (t.effect === 'post') {
+      const bill = asBill(dm, await loadBill(services, actor, dm, id), places!);
+      const stock = await postBill(services, actor, bill);
+      if (stock && dm.lineModel) {
+        await store.updateMany(dm.lineModel, actor, stock.lineCosts);
+        if (model.fields.has('costAmt')) await store.updateMany(model, actor, [{ id, costAmt: stock.costAmt }]);
+      }
+    } else if (t.effect === 'reverse') {
+      await reverseBill(services, actor, asBill(dm, await loadBill(services, actor, dm, id), places!));
+    }
+    return loadBill(services, actor, dm, id);
+  });
+}
+
+/**
+ * remove with ids (the contract's remove carries no version): each bill is deleted only in a state
+ * the transition allows, all or none, with the version each had when read in this transaction.
+ */
+async function removeBills(services: Services, actor: Actor, dm: DocumentModel, t: TransitionDef, ids: string): Promise<Row> {
+  const list = ids.split(',').map((s) => s.trim()).filter(Boolean);
+  return services.store.transaction(async () => {
+    for (const id of list) {
+      const row = await services.store.get(dm.model, actor.tenantId, id);
+      if (!row) throw notFound('单据不存在或已被删除');
+      await applyAction(services, actor, dm, t.action, { id, version: row.version });
+    }
+    return { ids: list };
+  });
+}
+
+/** The bill's action history, oldest first, with state names. */
+export async function billHistory(services: Services, actor: Actor, dm: DocumentModel, id: string): Promise<Row[]> {
+  const rows = await services.store.find(services.internal.billAction, actor.tenantId, {
+    where: { billId: id, resource: dm.model.name },
+    orderBy: [{ column: 'create_time', dir: 'asc' }, { column: 'id', dir: 'asc' }],
+  });
+  return rows.map((r) => ({
+    ...r,
+    fromStatusName: stateName(services, dm, String(r.fromStatus ?? '')),
+    toStatusName: r.toStatus === 'deleted' ? '已删除' : stateName(services, dm, String(r.toStatus ?? '')),
+  }));
+}
