@@ -13,6 +13,8 @@ const suites: Record<string, string[]> = {
   form: ['tests/bench/form-bench.ts'],
   shell: ['tests/bench/shell-bench.ts'],
   money: ['tests/bench/money-bench.ts'],
+  'posting-property': ['tests/bench/documents-property.ts'],
+  posting: ['tests/bench/posting-bench.ts'],
 };
 const chosen = process.argv.slice(2).filter((a) => a in suites);
 for (const name of chosen.length ? chosen : Object.keys(suites)) {

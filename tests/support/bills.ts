@@ -41,7 +41,14 @@ async function make(api: Api, path: string, body: Record<string, unknown>) {
 export async function makeGoods(api: Api, unitId: string, name: string, extra: Record<string, unknown> = {}): Promise<string> {
   const classify = await first(api, '/blade-base/commclassifyshop/list');
   const code = `G${uniqueToken().slice(-8)}`;
-  const goods = await make(api, '/blade-base/comminfo/submit', { commInfoCode: code, commInfoName: name, classifyId: classify?.id ?? '0', unitId, ...extra });
+  const goods = await make(api, '/blade-base/comminfo/submit', {
+    commInfoCode: code,
+    commInfoName: name,
+    classifyId: classify?.id ?? '0',
+    unitId,
+    unitList: [{ unitId, rate: '1', isBasic: 2 }],
+    ...extra,
+  });
   return String(goods.id);
 }
 

@@ -17,6 +17,12 @@ export interface Database {
   /** Called with the table name of every insert, update or delete, however it was written. */
   onWrite(listener: (table: string) => void): void;
   /**
+   * Called with the operation tree of every query Kysely compiles, reads included (its `kind`:
+   * SelectQueryNode, InsertQueryNode, RawNode…), e.g. to count statements. Answers an unsubscribe.
+   * Transaction control (begin, commit) does not pass through here.
+   */
+  onQuery(listener: (node: RootOperationNode) => void): () => void;
+  /**
    * SQLite only: runs a SELECT synchronously and returns rows as arrays (no object per row, no
    * async hop). Only safe when no transaction is open: the caller (the store) checks.
    */
@@ -49,7 +55,15 @@ export function writtenTable(node: RootOperationNode): string | undefined {
  */
 class WriteWatcher implements KyselyPlugin {
   readonly listeners = new Set<(table: string) => void>();
+  readonly queryListeners = new Set<(node: RootOperationNode) => void>();
+  onQuery(listener: (node: RootOperationNode) => void): () => void {
+    this.queryListeners.add(listener);
+    return () => this.queryListeners.delete(listener);
+  }
+  // Runs each time Kysely compiles a query: every execute, and SQLite's array reads (the store
+  // compiles them with Kysely, then runs them through readArrays).
   transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
+    for (const listener of this.queryListeners) listener(args.node);
     if (this.listeners.size) {
       const table = writtenTable(args.node);
       if (table) for (const listener of this.listeners) listener(table);
@@ -112,7 +126,7 @@ export function openDatabase(opts: { dataDir: string; databaseUrl?: string }): D
     pool.on('error', (error) => console.error(`[${new Date().toISOString()}] WARN idle PostgreSQL connection lost: ${error.message}`));
     const watcher = new WriteWatcher();
     const db: Db = new Kysely({ dialect: new PostgresDialect({ pool }), plugins: [watcher] });
-    return { kind: 'postgres', db, close: () => db.destroy(), onWrite: (l) => watcher.listeners.add(l) };
+    return { kind: 'postgres', db, close: () => db.destroy(), onWrite: (l) => watcher.listeners.add(l), onQuery: (l) => watcher.onQuery(l) };
   }
   fs.mkdirSync(opts.dataDir, { recursive: true });
   const file = path.join(opts.dataDir, 'erp.sqlite');
@@ -145,5 +159,5 @@ export function openDatabase(opts: { dataDir: string; databaseUrl?: string }): D
   cachePreparedStatements(sqlite);
   const watcher = new WriteWatcher();
   const db: Db = new Kysely({ dialect: new SqliteDialect({ database: sqlite }), plugins: [watcher] });
-  return { kind: 'sqlite', db, close: () => db.destroy(), onWrite: (l) => watcher.listeners.add(l), readArrays };
+  return { kind: 'sqlite', db, close: () => db.destroy(), onWrite: (l) => watcher.listeners.add(l), onQuery: (l) => watcher.onQuery(l), readArrays };
 }

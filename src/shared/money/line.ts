@@ -104,13 +104,15 @@ export function computeLine(input: LineInput, places: Places): LineAmounts {
 //   multiplication and at the end; on overflow, or on any input that is not plain decimal text or
 //   a number (blank required fields, junk, exponents, Decimals, negatives where refused), it gives
 //   up and the Decimal path computes the line, errors included.
-// - So every Decimal sum, difference and product of these values has at most 33 significant
-//   digits and is exact under Dec's 40: only the divisions by the tax factor can round early.
-// - A division rounds twice in decimal.js, to 40 significant digits and then to the places. With
-//   X / D (X, D integers, D > 0) a quotient that is not itself a tie lies at least 1 / (2D) units
-//   from every tie, while the 40-digit rounding moves it at most |X / D| · 10^-39 / 2 units, less
-//   than that as |X| < 10^39. So both roundings land on the same side of every tie, and one exact
-//   half-up division of integers (divHalfUp) gives the same result.
+// - So every Decimal sum, difference and product of these values, the tax factor 1 + rate / 100
+//   included, has at most 32 significant digits and is exact under Dec's 40: only the divisions
+//   by the tax factor can round before the explicit rounding at the places.
+// - Such a division rounds twice in decimal.js, to 40 significant digits and then to the places.
+//   In units of the places it is X / D (X, D safe integers, D > 0): a quotient that is not itself
+//   a tie lies at least 1 / (2D) from every tie, while the 40-digit rounding moves it by less than
+//   |X / D| · 10^-39 / 2, which is smaller as |X| < 10^39. So both roundings land on the same side
+//   of every tie (a tie itself is exact in 40 digits), and one exact half-up integer division
+//   (divHalfUp) gives the same result.
 // ---------------------------------------------------------------------------------------------
 
 interface Scaled {
@@ -170,11 +172,15 @@ function rescale(units: number, from: number, to: number): number {
   return to >= from ? mul(units, POW10[to - from]) : divHalfUp(units, POW10[from - to]);
 }
 
-/** units × 10^-scale as text with exactly `scale` decimals; zero never shows a minus sign. */
+const ZEROS = '000000000'; // enough to pad to 8 places
+
+/** units × 10^-scale (scale ≤ 8) as text with exactly `scale` decimals; zero never shows a minus sign. */
 function textOf(units: number, scale: number): string {
-  const digits = String(Math.abs(units)).padStart(scale + 1, '0');
-  const body = scale ? `${digits.slice(0, -scale)}.${digits.slice(-scale)}` : digits;
-  return units < 0 ? `-${body}` : body;
+  let digits = String(units < 0 ? -units : units);
+  if (digits.length <= scale) digits = ZEROS.slice(0, scale + 1 - digits.length) + digits;
+  const cut = digits.length - scale;
+  const body = scale ? digits.slice(0, cut) + '.' + digits.slice(cut) : digits;
+  return units < 0 ? '-' + body : body;
 }
 
 const okPlaces = (n: number) => Number.isInteger(n) && n >= 0 && n <= 8;
@@ -260,8 +266,9 @@ function scaledLine(input: LineInput, places: Places): LineAmounts | undefined {
   const finalAmt = totalAmt - couponAmt;
 
   // NaN from an overflow anywhere above ends here, as does a difference past 2^53.
-  for (const n of [taxPrice, price, discountPrice, totalAmt, amount, discountAmt, couponAmt, taxAmt, finalAmt]) {
-    if (!Number.isSafeInteger(n)) return undefined;
+  const ok = Number.isSafeInteger;
+  if (!(ok(taxPrice) && ok(price) && ok(discountPrice) && ok(totalAmt) && ok(amount) && ok(discountAmt) && ok(couponAmt) && ok(taxAmt) && ok(finalAmt))) {
+    return undefined;
   }
   return {
     qty: textOf(qty, qp),

@@ -12,6 +12,7 @@ const ListPage = lazy(() => import('../list/ListPage.tsx'));
 const TreePage = lazy(() => import('./TreePage.tsx'));
 const DictionaryPage = lazy(() => import('./DictionaryPage.tsx'));
 const CardPage = lazy(() => import('./CardPage.tsx'));
+const DocumentPage = lazy(() => import('../document/DocumentPage.tsx'));
 
 function Loading() {
   return (
@@ -30,13 +31,15 @@ export default function SchemaPage({ menu }: PageProps) {
   if (loading) return <Loading />;
   if (error || !resource) return <Result status="error" title={t('page.loadFailed')} subTitle={menu.path} />;
 
-  const kind = target.layout ? 'dictionary' : pageKindOf(resource);
+  // A bill's menu opens the bill form; its history route lists the bills.
+  const kind = target.layout ? 'dictionary' : resource.document && !menu.historyOf ? 'document' : pageKindOf(resource);
   return (
     <Suspense fallback={<Loading />}>
       {kind === 'tree' && <TreePage resource={resource} />}
       {kind === 'dictionary' && <DictionaryPage resource={resource} layout={target.layout ?? 'horizontal'} />}
       {kind === 'card' && <CardPage resource={resource} />}
       {kind === 'list' && <ListPage resource={resource} />}
+      {kind === 'document' && <DocumentPage resource={resource} />}
     </Suspense>
   );
 }

@@ -1,0 +1,338 @@
+/**
+ * The bill's line grid (spec: 商品明细): an editable ag-grid over a LineStore. A cell edit updates
+ * that row and the summary row only. Keyboard first: Enter moves to the next editable cell,
+ * Insert adds a row, Ctrl+Delete deletes it, a block of cells pasted from a spreadsheet fills the
+ * grid from the focused cell. Goods come from the goods picker or a barcode; the same goods and
+ * unit twice asks to merge the quantities.
+ */
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { AgGridReact } from 'ag-grid-react';
+import {
+  CheckboxEditorModule,
+  ColumnAutoSizeModule,
+  ModuleRegistry,
+  SelectEditorModule,
+  TextEditorModule,
+  type CellKeyDownEvent,
+  type ColDef,
+  type GridApi,
+  type SuppressKeyboardEventParams,
+} from 'ag-grid-community';
+import { App, Button, Flex, Input, Typography } from 'antd';
+import type { ResourceFile } from '../../../shared/resource.ts';
+import { http } from '../../api/http.ts';
+import { formatDecimal } from '../../renderer/common/format.ts';
+import { useGridLocale, useGridTheme, ROW_HEIGHT } from '../../renderer/list/agGrid.ts';
+import { TablePickerDialog } from '../../renderer/pickers/TablePickerDialog.tsx';
+import { resolvePicker } from '../../renderer/pickers/definition.ts';
+import { useResource } from '../../renderer/common/useResource.ts';
+import { useSettings } from '../../store/settings.ts';
+import { useDT, docText } from '../../renderer/document/i18n.ts';
+import { addQuantities, duplicateOf, figureFields, parseClipboard, priceInputField, summaryOf, type GridLine, type LineValues } from './lineModel.ts';
+import type { LineStore } from './lineStore.ts';
+import './lineGrid.css';
+
+ModuleRegistry.registerModules([TextEditorModule, SelectEditorModule, CheckboxEditorModule, ColumnAutoSizeModule]);
+
+export interface LineColumn {
+  field: string;
+  title: string;
+  kind: 'goods' | 'unit' | 'text' | 'decimal' | 'gift' | 'readonly';
+  places?: number;
+  width?: number;
+}
+
+interface UnitRow {
+  unitId: string;
+  unitName?: string;
+  retailPrice?: string;
+  wholesalePrice?: string;
+  purchasePrice?: string;
+  finalPrice?: string;
+}
+
+export interface LineGridProps {
+  store: LineStore;
+  columns: LineColumn[];
+  readOnly: boolean;
+  /** Values a new line starts with (warehouse, tax rate of the partner). */
+  defaults(): LineValues;
+  /** The partner, for its own prices. */
+  partnerId?: string;
+  /** sales / purchase: which list price a new line takes. */
+  side: 'sales' | 'purchase';
+  height?: number;
+}
+
+const EDITABLE: LineColumn['kind'][] = ['unit', 'text', 'decimal', 'gift'];
+
+export function LineGrid({ store, columns, readOnly, defaults, partnerId, side, height = 360 }: LineGridProps) {
+  const dt = useDT();
+  const { modal, message } = App.useApp();
+  const theme = useGridTheme();
+  const localeText = useGridLocale();
+  const language = useSettings((s) => s.language);
+  const apiRef = useRef<GridApi<GridLine> | undefined>(undefined);
+  const units = useRef(new Map<string, UnitRow[]>());
+  const [pickerOpen, setPickerOpen] = useState(false);
+  const [barcode, setBarcode] = useState('');
+  const goods = useResource('goods').resource as ResourceFile | undefined;
+  const picker = useMemo(() => (goods ? resolvePicker(goods, 'default') : undefined), [goods]);
+  const figures = figureFields(store.doc);
+  const summable = useMemo(
+    () => columns.filter((c) => c.kind !== 'unit' && c.places !== undefined && ['qty', figures.amount, 'taxAmt', 'totalAmt', 'finalAmt', 'discountAmt', 'couponAmt', 'costAmt'].includes(c.field)),
+    [columns, figures.amount],
+  );
+
+  const refreshSummary = useCallback(() => {
+    apiRef.current?.setGridOption('pinnedBottomRowData', [{ key: '__summary', values: summaryOf(store.all(), summable.map((c) => ({ field: c.field, places: c.places! }))), errors: {} }]);
+  }, [store, summable]);
+
+  useEffect(
+    () =>
+      store.subscribe((change) => {
+        const api = apiRef.current;
+        if (!api) return;
+        if (change.kind === 'rows') api.setGridOption('rowData', store.all());
+        else api.getRowNode(change.line.key)?.setData(change.line);
+        refreshSummary();
+      }),
+    [store, refreshSummary],
+  );
+
+  const loadUnits = useCallback(
+    async (goodsIds: string[]) => {
+      const missing = goodsIds.filter((id) => !units.current.has(id));
+      if (!missing.length) return;
+      const rows = await http.postParams<(UnitRow & { commInfoId: string })[]>('/api/blade-base/communit/selectByCommInfoIds', { commInfoIds: missing.join(','), bartererId: partnerId });
+      for (const id of missing) units.current.set(id, rows.filter((r) => String(r.commInfoId) === id));
+    },
+    [partnerId],
+  );
+
+  const listPrice = useCallback(
+    (goodsId: string, unitId: string): string | undefined => {
+      const unit = units.current.get(goodsId)?.find((u) => String(u.unitId) === unitId);
+      if (!unit) return undefined;
+      const price = side === 'purchase' ? unit.purchasePrice : unit.finalPrice || unit.wholesalePrice || unit.retailPrice;
+      return price ? String(price) : undefined;
+    },
+    [side],
+  );
+
+  /** Adds goods as lines; the same goods and unit again asks to merge the quantities. */
+  const addGoods = useCallback(
+    async (rows: Record<string, unknown>[]) => {
+      await loadUnits(rows.map((r) => String(r.id)));
+      for (const row of rows) {
+        const goodsId = String(row.id);
+        const unitId = String(row.unitId ?? units.current.get(goodsId)?.[0]?.unitId ?? '');
+        const existing = duplicateOf(store.all(), goodsId, unitId);
+        if (existing) {
+          const line = store.all().indexOf(existing) + 1;
+          const merge = await modal.confirm({ title: docText('doc.duplicateTitle'), content: docText('doc.duplicate', { line }) });
+          if (merge) store.update(existing.key, { qty: addQuantities(existing.values.qty, '1', store.places.quantity) });
+          continue;
+        }
+        const price = listPrice(goodsId, unitId);
+        store.add({
+          ...defaults(),
+          commInfoId: goodsId,
+          commInfoCode: row.commInfoCode,
+          commInfoName: row.commInfoName,
+          standard: row.standard,
+          unitId,
+          unitName: row.unitName ?? units.current.get(goodsId)?.find((u) => String(u.unitId) === unitId)?.unitName,
+          qty: '1',
+          ...(price ? { [priceInputField(store.doc)]: price } : {}),
+        });
+      }
+    },
+    [loadUnits, store, modal, defaults, listPrice],
+  );
+
+  const scan = useCallback(async () => {
+    const code = barcode.trim();
+    if (!code) return;
+    const found = await http.get<Record<string, unknown>[]>('/api/blade-base/comminfo/selectByBarCode', { barCode: code });
+    setBarcode('');
+    if (!found.length) {
+      void message.warning(docText('doc.barcodeMissing', { code }));
+      return;
+    }
+    const hit = found[0];
+    await addGoods([{ ...hit, id: hit.commInfoId, unitId: hit.unitId }]);
+  }, [barcode, addGoods, message]);
+
+  const columnDefs = useMemo<ColDef<GridLine>[]>(() => {
+    const editableKinds = readOnly ? [] : EDITABLE;
+    const defs: ColDef<GridLine>[] = [
+      {
+        headerName: '#',
+        width: 52,
+        pinned: 'left',
+        valueGetter: (p) => (p.node?.rowPinned ? dt('doc.summary') : (p.node?.rowIndex ?? 0) + 1),
+        cellClass: 'erp-line-index',
+      },
+    ];
+    for (const column of columns) {
+      const def: ColDef<GridLine> = {
+        colId: column.field,
+        headerName: column.title,
+        width: column.width ?? (column.kind === 'goods' ? 200 : column.kind === 'text' ? 160 : 110),
+        pinned: column.kind === 'goods' ? 'left' : undefined,
+        editable: (p) => !p.node.rowPinned && editableKinds.includes(column.kind),
+        valueGetter: (p) => p.data?.values[column.field],
+        valueSetter: (p) => {
+          if (!p.data) return false;
+          const value = column.kind === 'gift' ? (p.newValue ? 2 : 1) : p.newValue;
+          const patch: LineValues = { [column.field]: value };
+          if (column.kind === 'unit') {
+            patch.unitName = units.current.get(String(p.data.values.commInfoId))?.find((u) => String(u.unitId) === String(value))?.unitName;
+            const price = listPrice(String(p.data.values.commInfoId), String(value));
+            if (price) patch[priceInputField(store.doc)] = price;
+          }
+          store.update(p.data.key, patch);
+          return false; // the store repaints the row
+        },
+        tooltipValueGetter: (p) => p.data?.errors[column.field],
+        cellClassRules: { 'erp-line-cell-error': (p) => Boolean(p.data?.errors[column.field]) },
+        suppressKeyboardEvent: nextCellOnEnter,
+      };
+      if (column.kind === 'goods') def.valueGetter = (p) => (p.node?.rowPinned ? '' : [p.data?.values.commInfoCode, p.data?.values.commInfoName].filter(Boolean).join(' '));
+      if (column.kind === 'unit') {
+        def.cellEditor = 'agSelectCellEditor';
+        def.cellEditorParams = (p: { data: GridLine }) => ({ values: (units.current.get(String(p.data.values.commInfoId)) ?? []).map((u) => String(u.unitId)) });
+        def.valueFormatter = (p) =>
+          p.node?.rowPinned ? '' : String(p.data?.values.unitName ?? units.current.get(String(p.data?.values.commInfoId))?.find((u) => String(u.unitId) === String(p.value))?.unitName ?? p.value ?? '');
+      }
+      if (column.kind === 'gift') {
+        def.cellEditor = 'agCheckboxCellEditor';
+        def.valueGetter = (p) => (p.node?.rowPinned ? undefined : Number(p.data?.values.isGift) === 2);
+        def.cellRenderer = (p: { value: unknown; node: { rowPinned?: unknown } }) => (p.node.rowPinned ? '' : p.value ? (language === 'en' ? 'Yes' : '是') : '');
+        def.width = 70;
+      }
+      if (column.kind === 'decimal' || column.kind === 'readonly') {
+        def.type = 'rightAligned';
+        if (column.places !== undefined) def.valueFormatter = (p) => formatDecimal(p.value, column.places!);
+        def.cellClass = column.kind === 'readonly' ? 'erp-line-readonly' : undefined;
+      }
+      defs.push(def);
+    }
+    return defs;
+  }, [columns, readOnly, store, dt, listPrice, language]);
+
+  const onCellKeyDown = useCallback(
+    (event: CellKeyDownEvent<GridLine>) => {
+      const key = (event.event as KeyboardEvent | undefined)?.key;
+      const ctrl = (event.event as KeyboardEvent | undefined)?.ctrlKey;
+      if (readOnly || !event.data || event.node.rowPinned) return;
+      if (key === 'Insert') setPickerOpen(true);
+      if (key === 'Delete' && ctrl) store.remove([event.data.key]);
+    },
+    [readOnly, store],
+  );
+
+  /** A block of cells from a spreadsheet, from the focused cell rightwards and down over the editable columns. */
+  const onPaste = useCallback(
+    (event: React.ClipboardEvent) => {
+      const api = apiRef.current;
+      const focused = api?.getFocusedCell();
+      if (readOnly || !api || !focused || api.getEditingCells().length) return;
+      const editable = columns.filter((c) => c.kind === 'decimal' || c.kind === 'text');
+      const start = editable.findIndex((c) => c.field === focused.column.getColId());
+      if (start < 0) return;
+      event.preventDefault();
+      const block = parseClipboard(event.clipboardData.getData('text/plain'));
+      const lines = store.all();
+      block.forEach((cells, r) => {
+        const line = lines[focused.rowIndex + r];
+        if (!line) return;
+        const patch: LineValues = {};
+        cells.forEach((cell, c) => {
+          const column = editable[start + c];
+          if (column) patch[column.field] = cell;
+        });
+        store.update(line.key, patch);
+      });
+    },
+    [columns, readOnly, store],
+  );
+
+  return (
+    <Flex vertical gap={8} className="erp-line-grid" onPaste={onPaste}>
+      {!readOnly && (
+        <Flex gap={8} align="center" wrap>
+          <Button type="primary" ghost onClick={() => setPickerOpen(true)} disabled={!picker}>
+            {dt('doc.addGoods')}
+          </Button>
+          <Button
+            danger
+            onClick={() => {
+              const cell = apiRef.current?.getFocusedCell();
+              const line = cell ? store.all()[cell.rowIndex] : undefined;
+              if (line) store.remove([line.key]);
+            }}
+          >
+            {dt('doc.deleteLines')}
+          </Button>
+          <Input
+            style={{ width: 260 }}
+            value={barcode}
+            placeholder={dt('doc.barcode')}
+            onChange={(e) => setBarcode(e.target.value)}
+            onPressEnter={() => scan().catch(() => undefined)}
+            data-testid="line-barcode"
+          />
+          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+            {dt('doc.keys')}
+          </Typography.Text>
+        </Flex>
+      )}
+      <div style={{ height }} data-testid="line-grid">
+        <AgGridReact<GridLine>
+          theme={theme}
+          localeText={localeText}
+          rowData={store.all()}
+          getRowId={(p) => p.data.key}
+          columnDefs={columnDefs}
+          rowHeight={ROW_HEIGHT}
+          // Every column in view (long titles wrap) so no cell hides behind the pinned goods column.
+          autoSizeStrategy={{ type: 'fitGridWidth', defaultMinWidth: 64 }}
+          defaultColDef={{ wrapHeaderText: true, autoHeaderHeight: true }}
+          singleClickEdit
+          stopEditingWhenCellsLoseFocus
+          tooltipShowDelay={200}
+          onGridReady={(e) => {
+            apiRef.current = e.api;
+            refreshSummary();
+          }}
+          onCellKeyDown={onCellKeyDown}
+        />
+      </div>
+      {picker && goods && (
+        <TablePickerDialog
+          open={pickerOpen}
+          resource={goods}
+          picker={picker}
+          multiple
+          selected={[]}
+          onCancel={() => setPickerOpen(false)}
+          onOk={(rows) => {
+            setPickerOpen(false);
+            // A refused call has shown its message already.
+            addGoods(rows).catch(() => undefined);
+          }}
+        />
+      )}
+    </Flex>
+  );
+}
+
+/** Enter while editing moves to the next editable cell (and edits it), as in a spreadsheet. */
+function nextCellOnEnter(params: SuppressKeyboardEventParams<GridLine>): boolean {
+  if (params.event.key !== 'Enter' || !params.editing) return false;
+  params.event.preventDefault();
+  params.api.tabToNextCell();
+  return true;
+}
