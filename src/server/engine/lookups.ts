@@ -6,6 +6,8 @@ import type { Row } from './store.ts';
 export async function fillLookups(services: Services, model: Model, tenantId: string, rows: Row[]): Promise<Row[]> {
   const lookups = model.resource?.lookups ?? [];
   if (!rows.length || !lookups.length) return rows;
+  // Several display fields from one table and key (goods code, name, spec) share one read.
+  const reads = new Map<string, Promise<Row[]>>();
   for (const lookup of lookups) {
     const target = services.registry.models.get(lookup.resource);
     if (!target) continue;
@@ -23,9 +25,13 @@ export async function fillLookups(services: Services, model: Model, tenantId: st
     }
     // Display names of small reference rows: a two-second cache (cleared by any write here).
     const sorted = [...keys].sort();
-    const found = await services.store.cached(target.table, `${tenantId}|${match}|${sorted.join(',')}`, 2000, () =>
-      services.store.find(target, tenantId, { where: { [match]: sorted } }),
-    );
+    const key = `${tenantId}|${match}|${sorted.join(',')}`;
+    let read = reads.get(`${target.table}|${key}`);
+    if (!read) {
+      read = services.store.cached(target.table, key, 2000, () => services.store.find(target, tenantId, { where: { [match]: sorted } }));
+      reads.set(`${target.table}|${key}`, read);
+    }
+    const found = await read;
     const byKey = new Map(found.map((r) => [String(r[match]), r[lookup.take]]));
     for (const row of rows) {
       const raw = row[lookup.from];

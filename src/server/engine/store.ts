@@ -438,34 +438,29 @@ export class Store {
   }
 
   /**
-   * Different values for many rows by id in one statement (a CASE per column): posting writes
-   * every line's cost this way, whatever the number of lines. No version check: the caller holds
-   * the bill (its status update won the race).
+   * Different values for many rows by id in one statement (UPDATE … FROM VALUES, on both
+   * databases): posting writes every line's cost this way, whatever the number of lines. No
+   * version check: the caller holds the bill (its status update won the race).
    */
   async updateMany(model: Model, actor: Actor, rows: Row[]): Promise<void> {
     if (!rows.length) return;
     assertWritable(model);
-    const names = [...new Set(rows.flatMap((r) => Object.keys(r)))].filter((n) => n !== 'id' && model.fields.has(n));
-    const perRow = 1 + names.length * 2;
-    const chunk = Math.max(1, Math.floor(MAX_PARAMS / perRow));
+    const fields = [...new Set(rows.flatMap((r) => Object.keys(r)))].filter((n) => n !== 'id' && model.fields.has(n)).map((n) => model.fields.get(n)!);
+    const chunk = Math.max(1, Math.floor(MAX_PARAMS / (1 + fields.length)));
     const tenant = this.tenantOf(model, actor.tenantId);
+    const pg = this.dialect === 'postgres';
     this.invalidate(model.table);
     await this.transaction(async (trx) => {
       for (let i = 0; i < rows.length; i += chunk) {
         const part = rows.slice(i, i + chunk);
-        const set: Record<string, unknown> = { update_user: actor.userId, update_time: formatDateTime() };
-        for (const name of names) {
-          const field = model.fields.get(name)!;
-          const type = sql.raw(this.castType(field.kind));
-          const cases = part.map((r) => sql`when ${String(r.id)} then cast(${toDb(field, r[name], this.dialect) ?? null} as ${type})`);
-          set[field.column] = sql`case id ${sql.join(cases, sql` `)} else ${sql.ref(field.column)} end`;
-        }
-        await trx
-          .updateTable(model.table)
-          .set(set)
-          .where('tenant_id', '=', tenant)
-          .where('id', 'in', part.map((r) => String(r.id)))
-          .execute();
+        const tuples = part.map((r) => sql`(${sql.join([String(r.id), ...fields.map((f) => toDb(f, r[f.name], this.dialect) ?? null)])})`);
+        // PostgreSQL names the VALUES columns; SQLite calls them column1, column2 …
+        const col = (k: number) => sql.raw(pg ? `v.c${k}` : `v.column${k + 1}`);
+        const assignments = fields.map((f, k) => sql`${sql.ref(f.column)} = ${pg ? sql`cast(${col(k + 1)} as ${sql.raw(this.castType(f.kind))})` : col(k + 1)}`);
+        const names = sql.raw(pg ? `v(${['c0', ...fields.map((_, k) => `c${k + 1}`)].join(', ')})` : 'v');
+        await sql`update ${sql.table(model.table)} set ${sql.join([...assignments, sql`update_user = ${actor.userId}`, sql`update_time = ${formatDateTime()}`])}
+          from (values ${sql.join(tuples)}) as ${names}
+          where ${sql.ref(`${model.table}.tenant_id`)} = ${tenant} and ${sql.ref(`${model.table}.id`)} = ${col(0)}`.execute(trx);
       }
     });
   }

@@ -34,8 +34,11 @@ const CONFIG_KEYS = ['UNIT_DECIMAL_PLACES', 'AMT_DECIMAL_PLACES', 'NUMBER_DECIMA
 
 /** The tenant's configured places (system config), read through the store's short cache. */
 export async function tenantPlaces(services: Services, tenantId: string): Promise<Places> {
-  const rows = await services.store.find(services.m('sysconfig'), tenantId, { where: { configKey: CONFIG_KEYS } });
-  return placesFromConfig(Object.fromEntries(rows.map((r) => [String(r.configKey), r.configValue])));
+  const config = services.m('sysconfig');
+  return services.store.cached(config.table, `places|${tenantId}`, 2000, async () => {
+    const rows = await services.store.find(config, tenantId, { where: { configKey: CONFIG_KEYS } });
+    return placesFromConfig(Object.fromEntries(rows.map((r) => [String(r.configKey), r.configValue])));
+  });
 }
 
 /** Display name of a state (bill_status 1306 → 已记账); `new` is a bill not yet saved. */

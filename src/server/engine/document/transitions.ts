@@ -21,10 +21,14 @@ import { asBill, loadBill, mustTransition, stateName, tenantPlaces, type Documen
 
 const blank = (v: unknown) => v === undefined || v === null || v === '';
 
+/** A user's display name; read through the store's short cache (called before a transaction opens). */
 async function userName(services: Services, actor: Actor, userId: unknown): Promise<string> {
   if (blank(userId)) return '';
-  const user = await services.store.get(services.m('user'), actor.tenantId, String(userId));
-  return String(user?.realName ?? user?.name ?? user?.account ?? userId);
+  const users = services.m('user');
+  return services.store.cached(users.table, `name|${actor.tenantId}|${userId}`, 10_000, async () => {
+    const user = await services.store.get(users, actor.tenantId, String(userId));
+    return String(user?.realName ?? user?.name ?? user?.account ?? userId);
+  });
 }
 
 /** Why a conditional update changed nothing: gone, changed by someone else, or in a state the action does not accept. */
@@ -46,19 +50,20 @@ async function refusal(services: Services, actor: Actor, dm: DocumentModel, t: T
   return badRequest(`单据当前状态为「${stateName(services, dm, state)}」，不能${title}；只有「${allowed.join('、')}」的单据可以${title}`, { status: state });
 }
 
-async function recordAction(services: Services, actor: Actor, dm: DocumentModel, t: TransitionDef, billId: string, from: string, remark?: string) {
+async function recordAction(services: Services, actor: Actor, dm: DocumentModel, t: TransitionDef, billId: string, from: string, who: string, remark?: string) {
   await services.store.insertMany(services.internal.billAction, actor, [
-    {
-      resource: dm.model.name,
-      billId,
-      action: t.action,
-      actionName: t.title ?? t.action,
-      fromStatus: from,
-      toStatus: t.to,
-      remark: remark ?? null,
-      userName: await userName(services, actor, actor.userId),
-    },
+    { resource: dm.model.name, billId, action: t.action, actionName: t.title ?? t.action, fromStatus: from, toStatus: t.to, remark: remark ?? null, userName: who },
   ]);
+}
+
+/** The lines of a bill as posting reads them: stored values, no display names. */
+async function storedLines(services: Services, actor: Actor, dm: DocumentModel, id: string): Promise<Row[]> {
+  if (!dm.lines || !dm.lineModel) return [];
+  const sort = dm.lineModel.fields.get('sort');
+  return services.store.find(dm.lineModel, actor.tenantId, {
+    where: { [dm.lines.parentField]: id },
+    orderBy: [...(sort ? [{ column: sort.column, dir: 'asc' as const }] : []), { column: 'id', dir: 'asc' as const }],
+  });
 }
 
 /** States a save may start from: the transition's, within the bill's editable states. */
@@ -89,7 +94,8 @@ export async function saveBill(services: Services, actor: Actor, dm: DocumentMod
   head.billType = doc.billType;
   if (doc.dateField && blank(head[doc.dateField])) head[doc.dateField] = formatDateTime().slice(0, 10);
   const { store } = services;
-  return store.transaction(async () => {
+  const who = await userName(services, actor, actor.userId);
+  const saved = await store.transaction(async () => {
     let billId: string;
     let before: string;
     if (!id) {
@@ -111,9 +117,10 @@ export async function saveBill(services: Services, actor: Actor, dm: DocumentMod
       before = String(existing[doc.statusField] ?? '');
     }
     if (doc.lines) await saveLines(services, actor, model, billId, { [doc.lines]: lines }, { trusted: true });
-    await recordAction(services, actor, dm, t, billId, before, blank(input.remark) ? undefined : String(input.remark));
-    return loadBill(services, actor, dm, billId);
+    await recordAction(services, actor, dm, t, billId, before, who, blank(input.remark) ? undefined : String(input.remark));
+    return billId;
   });
+  return loadBill(services, actor, dm, saved, places);
 }
 
 export interface ActionParams {
@@ -154,28 +161,32 @@ export async function applyAction(services: Services, actor: Actor, dm: Document
   for (const name of t.params ?? []) {
     if (name !== 'remark' && !blank(params[name]) && model.fields.has(name)) set[name] = params[name];
   }
-  const places = t.effect ? await tenantPlaces(services, actor.tenantId) : undefined;
-  return store.transaction(async () => {
+  const places = await tenantPlaces(services, actor.tenantId);
+  const who = await userName(services, actor, actor.userId);
+  // The transaction holds only what changes state: the status, the history, the postings.
+  const deleted = await store.transaction(async () => {
     const existing = await store.get(model, actor.tenantId, id);
     if (!existing) throw notFound('单据不存在或已被删除');
     const raw = t.to === 'deleted' ? { is_deleted: 1 } : undefined;
     const changed = await store.guardedUpdate(model, actor, id, set, { version, where: { [doc.statusField]: t.from }, raw });
     if (!changed) throw await refusal(services, actor, dm, t, id, version);
     if (t.to === 'deleted') await store.adjustCount(model, actor.tenantId, -1);
-    await recordAction(services, actor, dm, t, id, String(existing[doc.statusField] ?? ''), remark);
+    await recordAction(services, actor, dm, t, id, String(existing[doc.statusField] ?? ''), who, remark);
     if (t.to === 'deleted') return { ...existing, isDeleted: 1 };
-    if (t.effect === 'post') {
-      const bill = asBill(dm, await loadBill(services, actor, dm, id), places!);
-      const stock = await postBill(services, actor, bill);
-      if (stock && dm.lineModel) {
-        await store.updateMany(dm.lineModel, actor, stock.lineCosts);
-        if (model.fields.has('costAmt')) await store.updateMany(model, actor, [{ id, costAmt: stock.costAmt }]);
+    if (t.effect) {
+      const bill = asBill(dm, { ...existing, ...set, [doc.lines ?? 'lines']: await storedLines(services, actor, dm, id) }, places);
+      if (t.effect === 'reverse') await reverseBill(services, actor, bill);
+      else {
+        const stock = await postBill(services, actor, bill);
+        if (stock && dm.lineModel) {
+          await store.updateMany(dm.lineModel, actor, stock.lineCosts);
+          if (model.fields.has('costAmt')) await store.updateMany(model, actor, [{ id, costAmt: stock.costAmt }]);
+        }
       }
-    } else if (t.effect === 'reverse') {
-      await reverseBill(services, actor, asBill(dm, await loadBill(services, actor, dm, id), places!));
     }
-    return loadBill(services, actor, dm, id);
+    return undefined;
   });
+  return deleted ?? loadBill(services, actor, dm, id, places);
 }
 
 /**
