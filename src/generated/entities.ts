@@ -2419,6 +2419,40 @@ export interface Unit extends Partial<Omit<BaseRow, 'id'>> {
 }
 
 /**
+ * 单据关联（/blade-desk/billrelation）
+ */
+export interface BillRelation extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 源单类型；字典 bill_type
+   */
+  sourceBillType?: string;
+  /**
+   * 源单
+   */
+  sourceBillId?: string;
+  /**
+   * 源单编号
+   */
+  sourceBillNo?: string;
+  /**
+   * 目标单据类型；字典 bill_type
+   */
+  targetBillType?: string;
+  /**
+   * 目标单据
+   */
+  targetBillId?: string;
+  /**
+   * 目标单据编号
+   */
+  targetBillNo?: string;
+}
+
+/**
  * 通知公告（/blade-desk/notice）
  */
 export interface Notice extends Partial<Omit<BaseRow, 'id'>> {
@@ -5907,6 +5941,7 @@ export interface Entities {
   'tax-rate': TaxRate;
   'union-org': UnionOrg;
   'unit': Unit;
+  'bill-relation': BillRelation;
   'notice': Notice;
   'formal-application': FormalApplication;
   'leave': Leave;

@@ -16,6 +16,7 @@ export const resourceLoaders: Record<string, () => Promise<ResourceFile>> = {
   'bank': () => import('../../schemas/base/bank.json').then((m) => m.default as unknown as ResourceFile),
   'bank-type': () => import('../../schemas/base/bank-type.json').then((m) => m.default as unknown as ResourceFile),
   'barcode': () => import('../../schemas/base/barcode.json').then((m) => m.default as unknown as ResourceFile),
+  'bill-relation': () => import('../../schemas/desk/bill-relation.json').then((m) => m.default as unknown as ResourceFile),
   'billrule': () => import('../../schemas/system/billrule.json').then((m) => m.default as unknown as ResourceFile),
   'brand': () => import('../../schemas/base/brand.json').then((m) => m.default as unknown as ResourceFile),
   'car': () => import('../../schemas/base/car.json').then((m) => m.default as unknown as ResourceFile),

@@ -263,5 +263,17 @@ describe.each(databases())('document engine ($name)', ({ databaseUrl }) => {
     expect(wrongFigure.status).toBe(400);
     expect(wrongFigure.body.msg).toMatch(/^第1行：价税合计应为 7\.53，提交的是 7\.00/);
     expect(wrongFigure.body.data.lineErrors[0]).toMatchObject({ index: 0, field: 'totalAmt' });
+    // 单据关联: the order's chain shows the order and its inbound, upstream first, from either end.
+    const chain = expectOk(await admin.get('/blade-desk/billrelation/purchase', { id: order.id, billType: '0811' }));
+    expect(chain.map((b: { billTypeName: string; level: number; current: boolean }) => [b.billTypeName, b.level, b.current])).toEqual([
+      ['采购订单', 0, true],
+      ['采购入库单', 1, false],
+    ]);
+    const inbound = chain[1];
+    const fromInbound = expectOk(await admin.get('/blade-desk/billrelation/purchase', { id: inbound.id, billType: '0812' }));
+    expect(fromInbound.map((b: { billNo: string; level: number }) => [b.billNo, b.level])).toEqual([
+      [order.billNo, -1],
+      [inbound.billNo, 0],
+    ]);
   });
 });

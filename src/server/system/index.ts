@@ -8,6 +8,7 @@ import { registerDeskHandlers } from './desk.ts';
 import { registerBartererHandlers } from '../base/barterers.ts';
 import { registerGoodsHandlers } from '../base/goods.ts';
 import { registerStaffHandlers } from '../base/staff.ts';
+import { registerRelationHandlers } from '../engine/document/http.ts';
 
 /** The hand-written handlers that schema endpoints name with `"op": "custom"`. */
 export function registerSystemHandlers(services: Services) {
@@ -20,4 +21,5 @@ export function registerSystemHandlers(services: Services) {
   registerBartererHandlers(services);
   registerGoodsHandlers(services);
   registerStaffHandlers(services);
+  registerRelationHandlers(services);
 }

@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import { Table, Tag } from 'antd';
 import type { ResourceFile } from '../../../shared/resource.ts';
 import { formatDecimal } from '../common/format.ts';
+import { http } from '../../api/http.ts';
 import { readExtra } from './documentApi.ts';
 import { useDT } from './i18n.ts';
 
@@ -79,5 +80,40 @@ export function BillPostings({ resource, id, version }: { resource: ResourceFile
         ]}
       />
     </div>
+  );
+}
+
+/** 单据关联: the chain of bills this one belongs to (order → inbound/outbound → return). */
+export function BillRelations({ resource, id, billType, version }: { resource: ResourceFile; id: string; billType: string; version: number }) {
+  const dt = useDT();
+  const [rows, setRows] = useState<Row[]>([]);
+  useEffect(() => {
+    let active = true;
+    const chain = resource.module === 'purchase' ? 'purchase' : 'sale';
+    http.get<Row[]>(`/api/blade-desk/billrelation/${chain}`, { id, billType }, { silent: true }).then(
+      (r) => active && setRows(r),
+      () => undefined,
+    );
+    return () => {
+      active = false;
+    };
+  }, [resource.module, id, billType, version]);
+  return (
+    <Table<Row>
+      size="small"
+      rowKey={(r) => String(r.id)}
+      pagination={false}
+      dataSource={rows}
+      data-testid="bill-relations"
+      rowClassName={(r) => (r.current ? 'ant-table-row-selected' : '')}
+      columns={[
+        { title: dt('doc.billType'), dataIndex: 'billTypeName', width: 120 },
+        { title: dt('doc.billNo'), dataIndex: 'billNo', width: 180 },
+        { title: dt('doc.billDate'), dataIndex: 'billDate', width: 110 },
+        { title: dt('doc.status'), dataIndex: 'billStatusName', width: 90 },
+        { title: dt('doc.qty'), dataIndex: 'totalQty', align: 'right', render: (v) => formatDecimal(v, 2) },
+        { title: dt('doc.amount'), dataIndex: 'totalAmt', align: 'right', render: (v) => formatDecimal(v, 2) },
+      ]}
+    />
   );
 }

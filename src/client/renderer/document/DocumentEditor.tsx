@@ -21,7 +21,7 @@ import { fieldErrorsOf, bodyOf } from '../form/record.ts';
 import { SchemaForm } from '../form/SchemaForm.tsx';
 import { FormStore } from '../form/store.ts';
 import { DocumentActions } from './DocumentActions.tsx';
-import { BillHistory, BillPostings } from './BillTabs.tsx';
+import { BillHistory, BillPostings, BillRelations } from './BillTabs.tsx';
 import { SourceButton } from './SourceButton.tsx';
 import { headFormBlock, loadBill, type Bill } from './documentApi.ts';
 import { lineColumnsOf } from './lineColumns.ts';
@@ -237,6 +237,7 @@ export function DocumentEditor({ resource, billId, onChanged }: DocumentEditorPr
             ? [
                 { key: 'history', label: dt('doc.history'), children: <BillHistory resource={resource} id={String(bill.id)} version={extrasVersion} /> },
                 ...(doc.posting ? [{ key: 'postings', label: dt('doc.postings'), children: <BillPostings resource={resource} id={String(bill.id)} version={extrasVersion} /> }] : []),
+                { key: 'relations', label: dt('doc.relations'), children: <BillRelations resource={resource} id={String(bill.id)} billType={doc.billType} version={extrasVersion} /> },
               ]
             : []),
         ]}

@@ -48,6 +48,10 @@ const zh = {
   'doc.amount': '金额',
   'doc.ar': '应收',
   'doc.ap': '应付',
+  'doc.relations': '单据关联',
+  'doc.billType': '单据类型',
+  'doc.billNo': '单据编号',
+  'doc.billDate': '单据日期',
 } as const;
 
 export type DocKey = keyof typeof zh;
@@ -98,6 +102,10 @@ const en: Record<DocKey, string> = {
   'doc.amount': 'Amount',
   'doc.ar': 'Receivable',
   'doc.ap': 'Payable',
+  'doc.relations': 'Related bills',
+  'doc.billType': 'Bill type',
+  'doc.billNo': 'Bill no.',
+  'doc.billDate': 'Bill date',
 };
 
 export type DocTranslate = (key: DocKey, params?: Record<string, string | number>) => string;

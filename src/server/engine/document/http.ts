@@ -14,6 +14,8 @@ import { documentModel, loadBill, tenantPlaces } from './context.ts';
 import { applyAction, billHistory, saveBill, type ActionParams } from './transitions.ts';
 import { generateFromNumber, pullFromSource, sourceModel } from './sources.ts';
 import { withIdempotency } from './idempotency.ts';
+import { relationChain } from './relations.ts';
+import type { Services } from '../../services.ts';
 
 function body(ctx: Ctx): Row {
   const b = ctx.body;
@@ -91,4 +93,14 @@ async function fillNames(ctx: Ctx, rows: Row[]) {
     r.commInfoName = goods.get(String(r.commInfoId))?.commInfoName ?? '';
     r.depotName = depots.get(String(r.depotId))?.depotName ?? '';
   }
+}
+
+/** billrelation/sale and /purchase (id, billType): the chain of bills around one bill. */
+export function registerRelationHandlers(services: Services) {
+  services.register('billRelation.chain', async (ctx) => {
+    const id = requireId(ctx);
+    const billType = param(ctx, 'billType');
+    if (!billType) throw badRequest('缺少参数 billType');
+    return relationChain(services, mustCaller(ctx), id, billType);
+  });
 }

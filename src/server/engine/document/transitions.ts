@@ -17,6 +17,7 @@ import { generateBillNo } from '../../system/config.ts';
 import { postBill, reverseBill } from '../../posting/index.ts';
 import { billTotals, computeBillLines } from './lines.ts';
 import { checkAgainstSources } from './sources.ts';
+import { writeRelations } from './relations.ts';
 import { asBill, loadBill, mustTransition, stateName, tenantPlaces, type DocumentModel } from './context.ts';
 
 const blank = (v: unknown) => v === undefined || v === null || v === '';
@@ -117,6 +118,8 @@ export async function saveBill(services: Services, actor: Actor, dm: DocumentMod
       before = String(existing[doc.statusField] ?? '');
     }
     if (doc.lines) await saveLines(services, actor, model, billId, { [doc.lines]: lines }, { trusted: true });
+    const number = String((await store.get(model, actor.tenantId, billId))?.[doc.numberField] ?? '');
+    await writeRelations(services, actor, dm, billId, number, head, lines);
     await recordAction(services, actor, dm, t, billId, before, who, blank(input.remark) ? undefined : String(input.remark));
     return billId;
   });
