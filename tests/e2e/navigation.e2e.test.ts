@@ -62,14 +62,14 @@ describe('menus, search and routes', () => {
 
   test('a menu page renders the clear placeholder naming the menu and path; the title follows the tab', async () => {
     const { page } = browser;
-    await openFromSidebar(page, 'purchaseIn');
-    await page.waitForURL(/\/purchase\/purchaseBusiness\/purchaseIn$/);
+    await openFromSidebar(page, 'purchaseExchange');
+    await page.waitForURL(/\/purchase\/purchaseBusiness\/purchaseExchange$/);
     const placeholder = page.locator('[data-testid=page-placeholder]:visible');
     await expect(placeholder.innerText()).resolves.toContain('页面尚未构建');
-    await expect(placeholder.innerText()).resolves.toContain('/purchase/purchaseBusiness/purchaseIn');
-    await expect(placeholder.innerText()).resolves.toContain('采购入库单');
-    expect(await activeTabLabel(page)).toBe('采购入库单');
-    await expect.poll(() => page.title()).toContain('采购入库单');
+    await expect(placeholder.innerText()).resolves.toContain('/purchase/purchaseBusiness/purchaseExchange');
+    await expect(placeholder.innerText()).resolves.toContain('采购换货单');
+    expect(await activeTabLabel(page)).toBe('采购换货单');
+    await expect.poll(() => page.title()).toContain('采购换货单');
   });
 
   test('the History tag opens the history path', async () => {
