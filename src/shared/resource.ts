@@ -1,49 +1,22 @@
-/** The shape of a resource file under schemas/ (validated by schemas/meta/resource.schema.json). */
-import type { Expr } from './expr.ts';
+/**
+ * The shape of a resource file under schemas/ (validated by schemas/meta/resource.schema.json). The
+ * blocks are the meta-schema's own types, generated into src/generated/meta.ts (`npm run gen:types`);
+ * only `entity`, plain JSON Schema that the meta-schema leaves open, is spelled out further here.
+ */
+import type * as Meta from '../generated/meta.ts';
 
-export type Op =
-  | 'page' | 'list' | 'select' | 'detail' | 'submit' | 'save' | 'update' | 'remove'
-  | 'enable' | 'disable' | 'tree' | 'lazyTree' | 'lazyList' | 'childList' | 'parentList'
-  | 'code' | 'timeStampCode' | 'setFields' | 'tagOn' | 'tagOff' | 'import' | 'export' | 'custom'
-  | 'document' | 'documentHistory' | 'documentPull' | 'documentPullCheck' | 'documentGenerate' | 'documentPostings';
+/** An endpoint's op: every one the meta-schema lists has a case in server/engine/ops.ts runOp. */
+export type Op = Meta.Endpoint['op'];
 
-export interface EndpointDef {
-  path: string;
-  method: 'GET' | 'POST';
-  op: Op;
-  handler?: string;
-  perm?: string | false;
-  public?: boolean;
-  addition?: boolean;
-  filters?: 'map' | 'entity';
-  params?: Record<string, unknown>;
-}
+export type EndpointDef = Meta.Endpoint;
+export type ApiDef = Meta.Api;
 
-export interface TreeDef {
-  parentField: string;
-  titleField: string;
-  keyField?: string;
-  sortField?: string;
-  rootValue?: string;
-  /** Extra TreeNode keys copied from the row: node key → row field. */
-  nodeFields?: Record<string, string>;
-}
+export type TreeDef = NonNullable<Meta.Table['tree']>;
+export type TableDef = Meta.Table;
+export type LookupDef = Meta.Lookup;
 
-export interface TableDef {
-  name: string;
-  scope?: 'tenant' | 'platform';
-  softDelete?: boolean;
-  insertOnly?: boolean;
-  tree?: TreeDef;
-  defaultSort?: string;
-  unique?: { fields: string[]; message: string }[];
-  indexes?: string[][];
-  search?: string[];
-}
-
-export interface FieldSchema {
-  title: string;
-  'x-titleEn'?: string;
+/** An entity field: the meta-schema's `field` extensions plus the JSON Schema keywords the code reads. */
+export interface FieldSchema extends Meta.Field {
   type?: string | string[];
   format?: string;
   pattern?: string;
@@ -56,62 +29,17 @@ export interface FieldSchema {
   items?: unknown;
   minItems?: number;
   maxItems?: number;
-  'x-column'?: string;
-  'x-virtual'?: boolean;
-  'x-secret'?: boolean;
-  'x-readonly'?: boolean;
-  'x-decimal'?: number | 'price' | 'amount' | 'quantity';
-  'x-dict'?: string;
-  'x-dictBiz'?: string;
-  'x-ref'?: string;
-  'x-multi'?: boolean;
-  /** Menu ids granted to others: the caller may grant only what they hold. */
-  'x-grants'?: boolean;
-  'x-requiredIf'?: Expr;
-  /** Array field whose items are rows of another resource, linked by x-parentField. */
-  'x-lines'?: string;
-  'x-parentField'?: string;
-  errorMessage?: unknown;
-  [key: string]: unknown;
 }
 
-export interface EntitySchema {
-  type: 'object';
+export interface EntitySchema extends Meta.Entity {
   title?: string;
   properties: Record<string, FieldSchema>;
-  required?: string[];
   errorMessage?: { required?: Record<string, string>; [key: string]: unknown };
-  [key: string]: unknown;
 }
 
-export interface LookupDef {
-  field: string;
-  from: string;
-  resource: string;
-  take: string;
-  match?: string;
-  multi?: boolean;
-}
-
-export interface ResourceFile {
-  resource: string;
-  title: string;
-  titleEn?: string;
-  module: string;
-  description?: string;
-  table: TableDef;
+export interface ResourceFile extends Omit<Meta.ResourceFileSchema, 'entity' | 'api'> {
   entity: EntitySchema;
-  permission?: string;
-  buttons?: { code: string; name: string; nameEn?: string; alias?: string; action?: number }[];
-  api: { base: string; endpoints: EndpointDef[] };
-  lookups?: LookupDef[];
-  seed?: Record<string, unknown>[];
-  list?: Record<string, unknown>;
-  search?: unknown[];
-  form?: Record<string, unknown>;
-  pickers?: Record<string, unknown>;
-  actions?: unknown[];
-  document?: Record<string, unknown>;
+  api: ApiDef;
 }
 
 export interface MenuSeed {

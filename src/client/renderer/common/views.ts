@@ -1,203 +1,43 @@
 /**
- * Typed view blocks of a resource file (schemas/meta/resource.schema.json). `ResourceFile`
- * keeps them loose (lint owns their shape); the renderer reads them through these accessors.
+ * The view blocks of a resource file, typed by the meta-schema (schemas/meta/resource.schema.json)
+ * through src/generated/meta.ts (`npm run gen:types`); the names the renderer uses alias them.
  */
-import type { RuleName } from '../../../shared/validators.ts';
-import type { Expr } from '../../../shared/expr.ts';
+import type * as Meta from '../../../generated/meta.ts';
 import type { EndpointDef, FieldSchema, Op, ResourceFile } from '../../../shared/resource.ts';
 
-export type ColumnFormat =
-  | 'text'
-  | 'money'
-  | 'price'
-  | 'quantity'
-  | 'percent'
-  | 'date'
-  | 'datetime'
-  | 'boolean'
-  | 'image'
-  | 'link'
-  | 'phone-masked';
+export type ColumnDef = Meta.Column;
+export type ColumnFormat = NonNullable<ColumnDef['format']>;
 
-export interface ColumnDef {
-  field: string;
-  title?: string;
-  titleEn?: string;
-  width?: number;
-  fixed?: 'left' | 'right';
-  align?: 'left' | 'center' | 'right';
-  format?: ColumnFormat;
-  tag?: boolean;
-  summable?: boolean;
-  hidden?: boolean;
-  sortable?: boolean;
-  ellipsis?: boolean;
-}
+export type Widget = Meta.Widget;
 
-export type Widget =
-  | 'input'
-  | 'textarea'
-  | 'number'
-  | 'money'
-  | 'select'
-  | 'radio'
-  | 'checkbox'
-  | 'switch'
-  | 'date'
-  | 'datetime'
-  | 'daterange'
-  | 'picker'
-  | 'treePicker'
-  | 'area'
-  | 'upload'
-  | 'image'
-  | 'password'
-  | 'icon'
-  | 'color'
-  | 'json'
-  | 'textList'
-  | 'lines';
+/** The object form of a search field (meta-schema `searchField`). */
+export type SearchFieldDef = Exclude<Meta.SearchField, string>;
+export type SearchOp = NonNullable<SearchFieldDef['op']>;
 
-export type SearchOp = 'like' | 'equal' | 'ge' | 'le' | 'range' | 'daterange' | 'in';
-
-export interface SearchFieldDef {
-  field: string;
-  op?: SearchOp;
-  param?: string;
-  title?: string;
-  widget?: Widget;
-  span?: number;
-  default?: unknown;
-}
-
-export interface UploadDef {
-  accept?: string[];
-  maxSizeKb?: number;
-  maxCount?: number;
-  warnAt?: number;
-  warnMessage?: string;
-  width?: number;
-  height?: number;
-  sizeMessage?: string;
-  typeMessage?: string;
-}
-
-export interface LinesDef {
-  fields: FormFieldDef[];
-  min?: number;
-  max?: number;
-  uniqueBy?: { field?: string; message?: string; check?: { endpoint: string; valueParam: string; idParam?: string } };
-}
-
-export interface AreaDef {
-  nameField?: string;
-  levels?: number;
-}
+export type UploadDef = Meta.Upload;
+export type LinesDef = Meta.Lines;
 
 /** The object form of a form field (meta-schema `formField`), every option spelled out. */
-export interface FormFieldObject {
-  field: string;
-  title?: string;
-  span?: number;
-  widget?: Widget;
-  placeholder?: string;
-  placeholderEn?: string;
-  picker?: string;
-  fill?: Record<string, string>;
-  addOnly?: boolean;
-  editOnly?: boolean;
-  readonly?: boolean;
-  visibleIf?: Expr;
-  disabledIf?: Expr;
-  upload?: UploadDef;
-  lines?: LinesDef;
-  area?: AreaDef;
-  rules?: RuleName[];
-}
+export type FormFieldObject = Exclude<Meta.FormField, string>;
+export type AreaDef = NonNullable<FormFieldObject['area']>;
 
 /** A form field as the meta-schema's `formField`: a name, or an object. */
-export type FormFieldDef = string | FormFieldObject;
+export type FormFieldDef = Meta.FormField;
 
-export interface ActionDef {
-  key: string;
-  label: string;
-  labelEn?: string;
-  endpoint: string;
-  /** Another resource whose endpoint this is (its entity gives the prompt's titles and rules). */
-  resource?: string;
-  /** Current values the prompt opens with, read from a GET call when one row is chosen. */
-  prefill?: { endpoint: string; params?: Record<string, unknown>; fields: Record<string, string> };
-  perm?: string;
-  placement?: 'toolbar' | 'row' | 'both';
-  batch?: boolean;
-  confirm?: string;
-  params?: Record<string, unknown>;
-  prompt?: FormFieldDef[];
-  visibleIf?: Expr;
-  success?: string;
-  danger?: boolean;
-}
+export type ActionDef = Meta.Action;
+export type ListBlock = Meta.List;
+export type DetailTabDef = Meta.DetailTab;
+export type CardBlock = Meta.Card;
+/** The object form of a card section's field. */
+export type CardFieldDef = Exclude<CardBlock['sections'][number]['fields'][number], string>;
 
-export interface ListBlock {
-  columns?: (string | ColumnDef)[];
-  endpoint?: string;
-  index?: boolean;
-  selection?: boolean;
-  summary?: boolean;
-  pageSize?: number;
-  pageSizes?: number[];
-  rowActionsWidth?: number;
-  add?: boolean;
-  edit?: boolean;
-  remove?: boolean;
-  view?: boolean;
-  exportEndpoint?: string;
-  importEndpoint?: string;
-  lazyTree?: boolean;
-}
+export type PageKind = NonNullable<Meta.ResourceFileSchema['page']>;
 
-export interface DetailTabDef {
-  title: string;
-  titleEn?: string;
-  endpoint: string;
-  params?: Record<string, unknown>;
-  columns?: (string | ColumnDef)[];
-  titles?: Record<string, string>;
-  summary?: boolean;
-}
-
-export interface CardFieldDef {
-  field: string;
-  title?: string;
-  format?: string;
-  copy?: boolean;
-  visibleIf?: Expr;
-}
-
-export interface CardBlock {
-  endpoint?: string;
-  title?: string;
-  /** Shown when the endpoint returns no row. */
-  emptyText?: string;
-  emptyTextEn?: string;
-  sections: { title?: string; fields: (string | CardFieldDef)[] }[];
-  actions?: ActionDef[];
-}
-
-export type PageKind = 'list' | 'tree' | 'card' | 'dictionary';
-
-/** The resource file with its view blocks typed. */
-export interface ResourceViews {
-  list?: ListBlock;
-  search?: (string | SearchFieldDef)[];
-  actions?: ActionDef[];
-  detailTabs?: DetailTabDef[];
-  page?: PageKind;
-  card?: CardBlock;
-}
+/** The resource file's view blocks. */
+export type ResourceViews = Pick<ResourceFile, 'list' | 'search' | 'actions' | 'detailTabs' | 'page' | 'card'>;
 
 export function viewsOf(resource: ResourceFile): ResourceViews {
-  return resource as unknown as ResourceViews;
+  return resource;
 }
 
 export const asColumn = (column: string | ColumnDef): ColumnDef =>
@@ -256,7 +96,7 @@ export function endpointByOp(resource: ResourceFile, ...ops: Op[]): EndpointDef 
  * endpoint at the conventional path (user `submit` is hand-written but still the submit call).
  */
 export function dutyEndpoint(resource: ResourceFile, duty: 'submit' | 'detail' | 'remove'): EndpointDef | undefined {
-  const form = resource.form as { submitEndpoint?: string; detailEndpoint?: string } | undefined;
+  const form = resource.form;
   const named = duty === 'submit' ? form?.submitEndpoint : duty === 'detail' ? form?.detailEndpoint : undefined;
   if (named) return endpointByPath(resource, named);
   const ops: Op[] = duty === 'submit' ? ['submit', 'save'] : [duty];

@@ -1,67 +1,28 @@
 /**
- * Typed `form`, `pickers`, `upload` and `lines` blocks of a resource file
- * (schemas/meta/resource.schema.json). ResourceFile keeps them loose; the form reads them here.
+ * The `form`, `pickers`, `upload` and `lines` blocks of a resource file, typed by the meta-schema
+ * (schemas/meta/resource.schema.json) through src/generated/meta.ts; the form reads them here.
  */
+import type * as Meta from '../../../generated/meta.ts';
 import type { ResourceFile } from '../../../shared/resource.ts';
-import type { AreaDef, ColumnDef, FormFieldDef, FormFieldObject, LinesDef, SearchFieldDef, UploadDef, Widget } from '../common/views.ts';
+import type { AreaDef, FormFieldDef, FormFieldObject, LinesDef, UploadDef, Widget } from '../common/views.ts';
 
 export type { AreaDef, FormFieldDef, FormFieldObject, LinesDef, UploadDef, Widget };
 
-export interface FormSection {
-  title: string;
-  titleEn?: string;
-  fields: FormFieldDef[];
-}
-
-export interface FormTab {
-  title: string;
-  titleEn?: string;
-  fields?: FormFieldDef[];
-  groups?: FormSection[];
-}
-
-export interface FormBlock {
-  width?: number;
-  labelWidth?: number;
-  span?: number;
-  mode?: 'dialog' | 'drawer';
-  fields?: FormFieldDef[];
-  groups?: FormSection[];
-  tabs?: FormTab[];
-  detailEndpoint?: string;
-  submitEndpoint?: string;
-}
-
-export interface PickerDef {
-  title: string;
-  kind?: 'table' | 'tree' | 'autocomplete';
-  endpoint?: string;
-  columns?: (string | ColumnDef)[];
-  search?: (string | SearchFieldDef)[];
-  label?: string;
-  value?: string;
-  multiple?: boolean;
-  max?: number;
-  pageSize?: number;
-  keywordSearch?: boolean;
-  lastLevelOnly?: boolean;
-  /** The tree is this key of an object answer (grant-tree: menu, dataScope, apiScope). */
-  answerKey?: string;
-  rootTitle?: string;
-  emptyMessage?: string;
-  requires?: { field?: string; message?: string };
-}
+export type FormSection = Meta.FormSection;
+export type FormTab = NonNullable<FormBlock['tabs']>[number];
+export type FormBlock = Meta.Form;
+export type PickerDef = Meta.Picker;
 
 export function formBlockOf(resource: ResourceFile): FormBlock {
-  return (resource.form ?? {}) as FormBlock;
+  return resource.form ?? {};
 }
 
 export function pickersOf(resource: ResourceFile): Record<string, PickerDef> {
-  return (resource.pickers ?? {}) as Record<string, PickerDef>;
+  return resource.pickers ?? {};
 }
 
 export function asFormField(def: FormFieldDef): FormFieldObject {
-  return (typeof def === 'string' ? { field: def } : def) as FormFieldObject;
+  return typeof def === 'string' ? { field: def } : def;
 }
 
 export type FormMode = 'add' | 'edit' | 'view';

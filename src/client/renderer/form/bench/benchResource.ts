@@ -4,6 +4,7 @@
  * the server (enums instead of dictionaries, no pickers), so the page measures rendering only.
  */
 import type { FieldSchema, ResourceFile } from '../../../../shared/resource.ts';
+import type { FormFieldDef, Widget } from '../types.ts';
 
 export const BENCH_FIELD_COUNT = 200;
 
@@ -40,7 +41,7 @@ function propertyOf(index: number): FieldSchema {
   }
 }
 
-function widgetOf(index: number): string | undefined {
+function widgetOf(index: number): Widget | undefined {
   const kind = kindOf(index);
   if (kind === 'radio') return 'radio';
   if (kind === 'textarea') return 'textarea';
@@ -49,7 +50,7 @@ function widgetOf(index: number): string | undefined {
 
 export function benchResource(): ResourceFile {
   const properties: Record<string, FieldSchema> = {};
-  const fields: Record<string, unknown>[] = [];
+  const fields: FormFieldDef[] = [];
   const required: string[] = [];
   for (let index = 0; index < BENCH_FIELD_COUNT; index += 1) {
     const name = fieldName(index);
@@ -89,6 +90,5 @@ export function benchJsonSchema(): Record<string, unknown> {
 /** Ten fields of the same kinds: opened first so antd's styles exist before the clock starts. */
 export function warmUpResource(): ResourceFile {
   const full = benchResource();
-  const form = full.form as { fields: Record<string, unknown>[] };
-  return { ...full, resource: 'form-bench-warm', form: { ...form, fields: form.fields.slice(0, 10) } };
+  return { ...full, resource: 'form-bench-warm', form: { ...full.form, fields: full.form?.fields?.slice(0, 10) } };
 }
