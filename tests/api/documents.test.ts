@@ -156,7 +156,14 @@ describe.each(databases())('document engine ($name)', ({ databaseUrl }) => {
     expect(twice.body.msg).toBe('单据当前状态为「已冲红」，不能冲红；只有「已记账」的单据可以冲红');
     const stale = await admin.post(`${BASES.salesOut}/flush`, { id: posted.id, version: posted.version });
     expect(stale.body.msg).toContain('请刷新后重试');
-    for (const r of [postDraft, cancelPosted, flushDraft, twice, stale]) expect(r.status).toBe(400);
+    // A posted bill is never edited, and its ledger rows are refused by the store itself.
+    const editPosted = await admin.post(`${BASES.salesOut}/submit`, { ...once, remark: '改一下' });
+    expect(editPosted.body.msg).toBe('单据当前状态为「已冲红」，不能提交；只有「草稿、已驳回」的单据可以提交');
+    const [row] = await server.services.store.find(server.services.internal.stockLedger, '000000', { where: { billId: posted.id } });
+    const actor = { tenantId: '000000', userId: '1' };
+    await expect(server.services.store.update(server.services.internal.stockLedger, actor, String(row.id), { qty: '0' })).rejects.toThrow('库存流水只能新增，已写入的记录不能修改或删除');
+    await expect(server.services.store.softRemove(server.services.internal.stockLedger, actor, [String(row.id)])).rejects.toThrow('只能新增');
+    for (const r of [postDraft, cancelPosted, flushDraft, twice, stale, editPosted]) expect(r.status).toBe(400);
     expect(await ledgerCount()).toBe(rows + 1); // the one flush
     expect(await partyCount()).toBe(parties + 1);
     expect(expectOk(await admin.get(`${BASES.salesOut}/detail`, { id: draft.id })).version).toBe(draft.version);
