@@ -29,3 +29,19 @@ export function transitionOf(doc: DocumentDef, action: string): TransitionDef | 
 export function availableActions(doc: DocumentDef, state: BillState, held: (code: string) => boolean): TransitionDef[] {
   return doc.transitions.filter((t) => t.from.includes(state) && (!t.perm || held(t.perm)));
 }
+
+/** The bill's own field for each computed line figure (its price and amount fields are named per bill). */
+export function figureFields(doc: DocumentDef) {
+  return {
+    qty: 'qty',
+    taxPrice: 'taxPrice',
+    price: doc.amounts?.price ?? 'price',
+    discountPrice: 'discountPrice',
+    discountAmt: 'discountAmt',
+    amount: doc.amounts?.amount ?? 'amount',
+    totalAmt: 'totalAmt',
+    taxAmt: 'taxAmt',
+    couponAmt: 'couponAmt',
+    finalAmt: 'finalAmt',
+  } as const satisfies Record<string, string>;
+}

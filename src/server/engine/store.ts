@@ -397,9 +397,10 @@ export class Store {
 
   /**
    * Upsert on a unique key (balances): a new key inserts the row, an existing one takes the given
-   * values, or adds them for the `add` fields (amount = amount + new). One statement per chunk.
+   * values, or adds them for the `add` fields (amount = amount + new); with keepExisting an
+   * existing key is left as it is (rows made on first use). One statement per chunk.
    */
-  async upsertByKey(model: Model, actor: Actor, rows: Row[], key: string[], opts: { add?: string[] } = {}): Promise<void> {
+  async upsertByKey(model: Model, actor: Actor, rows: Row[], key: string[], opts: { add?: string[]; keepExisting?: boolean } = {}): Promise<void> {
     if (!rows.length) return;
     const now = formatDateTime();
     const tenant = this.tenantOf(model, actor.tenantId);
@@ -431,7 +432,7 @@ export class Store {
         await trx
           .insertInto(model.table)
           .values(values.slice(i, i + chunk))
-          .onConflict((oc) => oc.columns(['tenant_id', ...keyColumns]).doUpdateSet(set))
+          .onConflict((oc) => (opts.keepExisting ? oc.columns(['tenant_id', ...keyColumns]).doNothing() : oc.columns(['tenant_id', ...keyColumns]).doUpdateSet(set)))
           .execute();
       }
     });

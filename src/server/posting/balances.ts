@@ -7,8 +7,6 @@ import { sql } from 'kysely';
 import type { Services } from '../services.ts';
 import type { Actor } from '../engine/store.ts';
 import { Dec, type Decimal } from '../../shared/money/index.ts';
-import { nextId } from '../db/ids.ts';
-import { formatDateTime } from '../../shared/dates.ts';
 
 export interface Balance {
   depotId: string;
@@ -29,29 +27,8 @@ export async function lockBalances(services: Services, actor: Actor, pairs: { de
   );
   const out = new Map<string, Balance>();
   if (!unique.length) return out;
-  const now = formatDateTime();
-  const zero = store.columns(model, { qty: '0', value: '0', unitCost: '0' });
-  await store.db
-    .insertInto(model.table)
-    .values(
-      unique.map((p) => ({
-        id: nextId(),
-        tenant_id: actor.tenantId,
-        depot_id: p.depotId,
-        comm_info_id: p.commInfoId,
-        ...zero,
-        seq: 0,
-        create_user: actor.userId,
-        create_time: now,
-        update_user: actor.userId,
-        update_time: now,
-        status: 1,
-        is_deleted: 0,
-        version: 1,
-      })),
-    )
-    .onConflict((oc) => oc.columns(['tenant_id', 'depot_id', 'comm_info_id']).doNothing())
-    .execute();
+  const zero = { qty: '0', value: '0', unitCost: '0', seq: 0 };
+  await store.upsertByKey(model, actor, unique.map((p) => ({ depotId: p.depotId, commInfoId: p.commInfoId, ...zero })), ['depotId', 'commInfoId'], { keepExisting: true });
   let q = store.db
     .selectFrom(model.table)
     .selectAll()

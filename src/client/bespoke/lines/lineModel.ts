@@ -3,7 +3,7 @@
  * calculation as the user types (the server runs the same code and refuses a disagreement), the
  * summary row, merging a duplicate goods and unit, and spreadsheet paste.
  */
-import type { DocumentDef } from '../../../shared/document.ts';
+import { figureFields, type DocumentDef } from '../../../shared/document.ts';
 import { computeLine, MoneyInputError, sumFields, type LineAmounts, type Places } from '../../../shared/money/index.ts';
 import { Dec } from '../../../shared/money/index.ts';
 
@@ -22,21 +22,7 @@ export const newKey = () => `new-${Date.now().toString(36)}-${(seq++).toString(3
 
 const blank = (v: unknown) => v === undefined || v === null || v === '';
 
-/** The bill's name of each computed figure (its own price and amount fields). */
-export function figureFields(doc: DocumentDef): Record<keyof LineAmounts, string> {
-  return {
-    qty: 'qty',
-    taxPrice: 'taxPrice',
-    price: doc.amounts?.price ?? 'price',
-    discountPrice: 'discountPrice',
-    discountAmt: 'discountAmt',
-    amount: doc.amounts?.amount ?? 'amount',
-    totalAmt: 'totalAmt',
-    taxAmt: 'taxAmt',
-    couponAmt: 'couponAmt',
-    finalAmt: 'finalAmt',
-  };
-}
+export { figureFields };
 
 /** The field the clerk types the price into: tax-inclusive unless the bill is priced exclusive. */
 export function priceInputField(doc: DocumentDef): string {

@@ -3,7 +3,7 @@
  * calculation (src/shared/money), a submitted figure that disagrees refused naming its line and
  * field, and the head's totals summed from the lines (never re-rounded).
  */
-import type { DocumentDef } from '../../../shared/document.ts';
+import { figureFields, type DocumentDef } from '../../../shared/document.ts';
 import { compareLine, computeLine, MoneyInputError, sumFields, type LineAmounts, type Places } from '../../../shared/money/index.ts';
 import type { Model } from '../model.ts';
 import type { Row } from '../store.ts';
@@ -18,22 +18,6 @@ export interface LineProblem {
 }
 
 const blank = (v: unknown) => v === undefined || v === null || v === '';
-
-/** Line field of each computed figure: the bill names its own price and amount fields. */
-function fieldMap(doc: DocumentDef): Record<keyof LineAmounts, string> {
-  return {
-    qty: 'qty',
-    taxPrice: 'taxPrice',
-    price: doc.amounts?.price ?? 'price',
-    discountPrice: 'discountPrice',
-    discountAmt: 'discountAmt',
-    amount: doc.amounts?.amount ?? 'amount',
-    totalAmt: 'totalAmt',
-    taxAmt: 'taxAmt',
-    couponAmt: 'couponAmt',
-    finalAmt: 'finalAmt',
-  };
-}
 
 export interface SourceLine {
   qty: string;
@@ -51,7 +35,7 @@ export function computeBillLines(
   places: Places,
   sources: Map<string, SourceLine> = new Map(),
 ): Row[] {
-  const map = fieldMap(doc);
+  const map: Record<keyof LineAmounts, string> = figureFields(doc);
   const sign = doc.amounts?.sign ?? 1;
   const problems: LineProblem[] = [];
   const titleOf = (field: string) => lineModel.resource?.entity.properties[field]?.title ?? field;
