@@ -11,6 +11,7 @@ const suites: Record<string, string[]> = {
   platform: ['tests/bench/run.ts'],
   list: ['tests/bench/list-million.ts', 'customer', 'bartererName', '1000000'],
   form: ['tests/bench/form-bench.ts'],
+  bill: ['tests/bench/bill-bench.ts'],
   shell: ['tests/bench/shell-bench.ts'],
   money: ['tests/bench/money-bench.ts'],
   'posting-property': ['tests/bench/documents-property.ts'],

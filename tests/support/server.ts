@@ -45,10 +45,11 @@ async function freshPostgres(baseUrl: string): Promise<{ url: string; drop(): Pr
 /**
  * Starts the real server in this process on a free port, on SQLite in a temp folder, or on a
  * fresh PostgreSQL database when `databaseUrl` (or env DATABASE_URL with opts.postgres) is given.
- * Serves the production client build from dist/client when present.
+ * Serves the production client build from dist/client when present (or from `clientDir`, a
+ * build made elsewhere, e.g. a bench's own build that must not touch dist/client).
  */
 export async function startTestServer(
-  opts: { dataDir?: string; env?: Record<string, string>; databaseUrl?: string; schemasDir?: string } = {},
+  opts: { dataDir?: string; env?: Record<string, string>; databaseUrl?: string; schemasDir?: string; clientDir?: string } = {},
 ): Promise<TestServer> {
   const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'erp-test-'));
   const pgBase = opts.databaseUrl ?? opts.env?.DATABASE_URL;
@@ -60,7 +61,7 @@ export async function startTestServer(
     databaseUrl: pgDb?.url,
     jwtSecret: opts.env?.ERP_JWT_SECRET,
     uploadLimit: opts.env?.ERP_UPLOAD_LIMIT ? Number(opts.env.ERP_UPLOAD_LIMIT) : 5 * 1024 * 1024,
-    clientDir: path.join(REPO_ROOT, 'dist/client'),
+    clientDir: opts.clientDir ?? path.join(REPO_ROOT, 'dist/client'),
     logRequests: false,
   };
   const server = await createServer(config, { schemasDir: opts.schemasDir, quiet: true });
