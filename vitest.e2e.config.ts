@@ -12,5 +12,8 @@ export default defineConfig({
     testTimeout: 180_000,
     hookTimeout: 240_000,
     globalSetup: ['tests/e2e/support/globalSetup.ts'],
+    // A page on a busy 2-core machine may take more than vitest's default second to settle;
+    // a poll still fails when its condition never holds.
+    expect: { poll: { timeout: 10_000 } },
   },
 });

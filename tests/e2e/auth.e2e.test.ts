@@ -25,8 +25,9 @@ describe('sign-in and session', () => {
     await page.waitForURL(/\/login\?redirect=/);
     await expect.poll(() => page.title()).toContain('登录');
     await expect(page.getByPlaceholder('租户ID').inputValue()).resolves.toBe('000000');
-    await expect(page.getByText('账号密码登录').isVisible()).resolves.toBe(true);
-    await expect(page.getByText('手机号登录').isVisible()).resolves.toBe(true);
+    // isVisible does not wait: on a busy machine the login form may still be rendering.
+    await expect.poll(() => page.getByText('账号密码登录').isVisible()).toBe(true);
+    await expect.poll(() => page.getByText('手机号登录').isVisible()).toBe(true);
     await settle(page);
     await screenshot(page, 'login');
   });
