@@ -64,6 +64,25 @@ describe.each(databases())('document engine ($name)', ({ databaseUrl }) => {
     expect(history[3]).toMatchObject({ fromStatusName: '已记账', toStatusName: '已冲红', userName: '管理员' });
   });
 
+  test('every action answers the bill exactly as its detail reads it afterwards (answers are built from rows in hand)', async () => {
+    const g = await makeGoods(admin, w.unitId, '应答商品');
+    await purchaseIn(g, '10', '5.00');
+    const detail = async (id: string) => expectOk(await admin.get(`${BASES.salesOut}/detail`, { id }));
+    let bill = expectOk(await admin.post(`${BASES.salesOut}/submit`, salesOutBody(g, '3', '9.04')));
+    expect(bill).toEqual(await detail(bill.id));
+    for (const [method, action, extra] of [
+      ['get', 'pass', { remark: '同意' }],
+      ['post', 'accounting', {}],
+      ['post', 'flush', {}],
+    ] as const) {
+      const params = { id: bill.id, version: bill.version, ...extra };
+      bill = expectOk(method === 'get' ? await admin.get(`${BASES.salesOut}/${action}`, params) : await admin.post(`${BASES.salesOut}/${action}`, params));
+      expect(bill, action).toEqual(await detail(bill.id));
+    }
+    expect(bill.billStatus).toBe('1308');
+    expect(bill.bodyList[0]).toMatchObject({ costAmt: '15.00', commInfoName: '应答商品' });
+  });
+
   test('2. the same approved bill posted twice at once: one wins, the other gets the conflict; one posting', async () => {
     const g = await makeGoods(admin, w.unitId, '并发记账商品');
     const bill = await approvedBill(admin, BASES.purchaseIn, { supplierId: w.supplierId, depotId: w.depots[0], bodyList: lines(w, [{ goods: g, qty: '3', purchasePrice: '2.00' }]) });

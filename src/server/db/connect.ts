@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, PostgresDialect, SqliteDialect, type KyselyPlugin, type OperationNode, type PluginTransformQueryArgs, type PluginTransformResultArgs, type QueryResult, type RootOperationNode, type UnknownRow } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, type CompiledQuery, type KyselyPlugin, type OperationNode, type PluginTransformQueryArgs, type PluginTransformResultArgs, type QueryResult, type RootOperationNode, type UnknownRow } from 'kysely';
 
 export type DbKind = 'sqlite' | 'postgres';
 
@@ -26,7 +26,7 @@ export interface Database {
    * SQLite only: runs a SELECT synchronously and returns rows as arrays (no object per row, no
    * async hop). Only safe when no transaction is open: the caller (the store) checks.
    */
-  readArrays?(sql: string, parameters: readonly unknown[]): { columns: string[]; rows: unknown[][] };
+  readArrays?(query: CompiledQuery): { columns: string[]; rows: unknown[][] };
 }
 
 const RAW_WRITE = /^\s*(?:insert\s+(?:or\s+\w+\s+)?into|update|delete\s+from)\s+"?(\w+)"?/i;
@@ -60,10 +60,13 @@ class WriteWatcher implements KyselyPlugin {
     this.queryListeners.add(listener);
     return () => this.queryListeners.delete(listener);
   }
-  // Runs each time Kysely compiles a query: every execute, and SQLite's array reads (the store
-  // compiles them with Kysely, then runs them through readArrays).
+  /** A statement sent to the database (Kysely's log, and SQLite's array reads): once per statement, subqueries included in it. */
+  executed(query: CompiledQuery): void {
+    for (const listener of this.queryListeners) listener(query.query);
+  }
+  // Runs each time Kysely turns a builder into a query, subqueries and union branches included:
+  // right for noticing writes, not for counting statements (see `executed`).
   transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
-    for (const listener of this.queryListeners) listener(args.node);
     if (this.listeners.size) {
       const table = writtenTable(args.node);
       if (table) for (const listener of this.listeners) listener(table);
@@ -125,7 +128,7 @@ export function openDatabase(opts: { dataDir: string; databaseUrl?: string }): D
     // the pool drops it and opens a new one on the next query.
     pool.on('error', (error) => console.error(`[${new Date().toISOString()}] WARN idle PostgreSQL connection lost: ${error.message}`));
     const watcher = new WriteWatcher();
-    const db: Db = new Kysely({ dialect: new PostgresDialect({ pool }), plugins: [watcher] });
+    const db: Db = new Kysely({ dialect: new PostgresDialect({ pool }), plugins: [watcher], log: (event) => watcher.executed(event.query) });
     return { kind: 'postgres', db, close: () => db.destroy(), onWrite: (l) => watcher.listeners.add(l), onQuery: (l) => watcher.onQuery(l) };
   }
   fs.mkdirSync(opts.dataDir, { recursive: true });
@@ -145,7 +148,10 @@ export function openDatabase(opts: { dataDir: string; databaseUrl?: string }): D
   sqlite.pragma('mmap_size = 2147418112');
   const arrays = new Map<string, { stmt: SqliteDatabase.Statement; columns: string[] }>();
   const prepareRaw = sqlite.prepare.bind(sqlite);
-  const readArrays = (source: string, parameters: readonly unknown[]) => {
+  const watcher = new WriteWatcher();
+  const readArrays = (query: CompiledQuery) => {
+    const { sql: source, parameters } = query;
+    watcher.executed(query);
     let entry = arrays.get(source);
     if (!entry) {
       const stmt = prepareRaw(source);
@@ -157,7 +163,6 @@ export function openDatabase(opts: { dataDir: string; databaseUrl?: string }): D
     return { columns: entry.columns, rows: entry.stmt.all(...parameters) as unknown[][] };
   };
   cachePreparedStatements(sqlite);
-  const watcher = new WriteWatcher();
-  const db: Db = new Kysely({ dialect: new SqliteDialect({ database: sqlite }), plugins: [watcher] });
+  const db: Db = new Kysely({ dialect: new SqliteDialect({ database: sqlite }), plugins: [watcher], log: (event) => watcher.executed(event.query) });
   return { kind: 'sqlite', db, close: () => db.destroy(), onWrite: (l) => watcher.listeners.add(l), onQuery: (l) => watcher.onQuery(l), readArrays };
 }

@@ -39,14 +39,20 @@ function lineOrder(child: Model) {
   ];
 }
 
-export async function loadLines(services: Services, tenantId: string, model: Model, rows: Row[]): Promise<void> {
+/**
+ * Reads the line collections of `rows`; their display fields are filled too, unless the caller
+ * fills them itself together with the head's (`lookups: false`, one batched read).
+ */
+export async function loadLines(services: Services, tenantId: string, model: Model, rows: Row[], opts: { lookups?: boolean } = {}): Promise<[Model, Row[]][]> {
+  const loaded: [Model, Row[]][] = [];
   for (const line of lineFields(model)) {
     const child = services.m(line.resource);
     const ids = rows.map((r) => String(r.id));
     const children = ids.length
       ? await services.store.find(child, tenantId, { where: { [line.parentField]: ids }, orderBy: lineOrder(child) })
       : [];
-    await fillLookups(services, child, tenantId, children);
+    if (opts.lookups !== false) await fillLookups(services, child, tenantId, children);
+    loaded.push([child, children]);
     const byParent = new Map<string, Row[]>();
     for (const c of children) {
       const key = String(c[line.parentField]);
@@ -54,6 +60,7 @@ export async function loadLines(services: Services, tenantId: string, model: Mod
     }
     for (const row of rows) row[line.field] = byParent.get(String(row.id)) ?? [];
   }
+  return loaded;
 }
 
 /** Every line checked before anything is written; messages say which line (第N条). */

@@ -83,6 +83,22 @@ export class Store {
     return value;
   }
 
+  /** A cached value still fresh, without loading it (never inside a transaction, like `cached`). */
+  peekCached<T>(table: string, key: string, ttlMs: number): T | undefined {
+    if (this.current.getStore()) return undefined;
+    const hit = this.readCache.get(table)?.get(key);
+    return hit && Date.now() - hit.at < ttlMs ? (hit.value as T) : undefined;
+  }
+
+  /** Keeps a value read outside `cached` (a batched read) for later `cached`/`peekCached` calls. */
+  putCached(table: string, key: string, value: unknown): void {
+    if (this.current.getStore()) return;
+    let entries = this.readCache.get(table);
+    if (!entries) this.readCache.set(table, (entries = new Map()));
+    if (entries.size > 5000) entries.clear();
+    entries.set(key, { at: Date.now(), value });
+  }
+
   invalidate(table: string): void {
     this.readCache.delete(table);
     if (!this.searches.size) return;
@@ -131,7 +147,7 @@ export class Store {
     const readArrays = this.database.readArrays;
     if (readArrays && db === this.database.db && !this.openTransactions) {
       const compiled = q.compile();
-      const { columns, rows } = readArrays(compiled.sql, compiled.parameters);
+      const { columns, rows } = readArrays(compiled);
       return rowsFromArrays(model, columns, rows);
     }
     const rows = await q.execute();
@@ -216,7 +232,7 @@ export class Store {
     if (readArrays && !inTransaction && !this.openTransactions) {
       // As in find: one synchronous read, no row objects for ids that are only kept.
       const compiled = q.compile();
-      ids = readArrays(compiled.sql, compiled.parameters).rows.map((r) => String(r[0]));
+      ids = readArrays(compiled).rows.map((r) => String(r[0]));
     } else {
       ids = ((await q.execute()) as { id: unknown }[]).map((r) => String(r.id));
     }
@@ -282,6 +298,16 @@ export class Store {
   }
 
   /** Column values of an entity object (unknown and virtual keys dropped). */
+  /** Values as a read would answer them (types and scale of each field), for answers built from rows in hand. */
+  normalize(model: Model, data: Row): Row {
+    const db: Row = {};
+    for (const [name, value] of Object.entries(data)) {
+      const field = model.filterable.get(name);
+      if (field && value !== undefined) db[field.column] = toDb(field, value, this.dialect);
+    }
+    return { ...data, ...this.toRow(model, db) };
+  }
+
   columns(model: Model, data: Row, opts: { includeReadonly?: boolean } = {}): Row {
     const out: Row = {};
     for (const [name, value] of Object.entries(data)) {
@@ -340,6 +366,11 @@ export class Store {
     const chunk = Math.max(1, Math.floor(MAX_PARAMS / keys.length));
     await this.transaction(async (trx) => {
       void db;
+      if (this.dialect === 'postgres' && uniform.length > 1) {
+        await sql`insert into ${sql.table(model.table)} (${sql.join(keys.map((k) => sql.ref(k)))}) select * from unnest(${this.columnArrays(model, keys, uniform)})`.execute(trx);
+        await this.adjustCount(model, actor.tenantId, uniform.length, trx);
+        return;
+      }
       for (let i = 0; i < uniform.length; i += chunk) {
         await trx.insertInto(model.table).values(uniform.slice(i, i + chunk)).execute();
       }
@@ -443,7 +474,7 @@ export class Store {
    * databases): posting writes every line's cost this way, whatever the number of lines. No
    * version check: the caller holds the bill (its status update won the race).
    */
-  async updateMany(model: Model, actor: Actor, rows: Row[]): Promise<void> {
+  async updateMany(model: Model, actor: Actor, rows: Row[], at = formatDateTime()): Promise<void> {
     if (!rows.length) return;
     assertWritable(model);
     const fields = [...new Set(rows.flatMap((r) => Object.keys(r)))].filter((n) => n !== 'id' && model.fields.has(n)).map((n) => model.fields.get(n)!);
@@ -452,6 +483,15 @@ export class Store {
     const pg = this.dialect === 'postgres';
     this.invalidate(model.table);
     await this.transaction(async (trx) => {
+      if (pg) {
+        const columns = ['id', ...fields.map((f) => f.column)];
+        const values = rows.map((r) => ({ id: String(r.id), ...Object.fromEntries(fields.map((f) => [f.column, toDb(f, r[f.name], this.dialect) ?? null])) }));
+        const v = (c: string) => sql.ref(`v.${c}`);
+        await sql`update ${sql.table(model.table)} set ${sql.join([...fields.map((f) => sql`${sql.ref(f.column)} = ${v(f.column)}`), sql`update_user = ${actor.userId}`, sql`update_time = ${at}`])}
+          from unnest(${this.columnArrays(model, columns, values)}) as v(${sql.join(columns.map((c) => sql.ref(c)))})
+          where ${sql.ref(`${model.table}.tenant_id`)} = ${tenant} and ${sql.ref(`${model.table}.id`)} = ${v('id')}`.execute(trx);
+        return;
+      }
       for (let i = 0; i < rows.length; i += chunk) {
         const part = rows.slice(i, i + chunk);
         const tuples = part.map((r) => sql`(${sql.join([String(r.id), ...fields.map((f) => toDb(f, r[f.name], this.dialect) ?? null)])})`);
@@ -459,11 +499,21 @@ export class Store {
         const col = (k: number) => sql.raw(pg ? `v.c${k}` : `v.column${k + 1}`);
         const assignments = fields.map((f, k) => sql`${sql.ref(f.column)} = ${pg ? sql`cast(${col(k + 1)} as ${sql.raw(this.castType(f.kind))})` : col(k + 1)}`);
         const names = sql.raw(pg ? `v(${['c0', ...fields.map((_, k) => `c${k + 1}`)].join(', ')})` : 'v');
-        await sql`update ${sql.table(model.table)} set ${sql.join([...assignments, sql`update_user = ${actor.userId}`, sql`update_time = ${formatDateTime()}`])}
+        await sql`update ${sql.table(model.table)} set ${sql.join([...assignments, sql`update_user = ${actor.userId}`, sql`update_time = ${at}`])}
           from (values ${sql.join(tuples)}) as ${names}
           where ${sql.ref(`${model.table}.tenant_id`)} = ${tenant} and ${sql.ref(`${model.table}.id`)} = ${col(0)}`.execute(trx);
       }
     });
+  }
+
+  /**
+   * PostgreSQL: the rows' values as one typed array per column, for `unnest`: a bulk write of any
+   * size is one statement with one parameter per column (not one per value, which PostgreSQL
+   * parses and plans far more slowly for 1,000-line bills).
+   */
+  private columnArrays(model: Model, columns: string[], rows: Row[]) {
+    const byColumn = new Map([...model.filterable.values()].map((f) => [f.column, f]));
+    return sql.join(columns.map((c) => sql`cast(${rows.map((r) => r[c] ?? null)} as ${sql.raw(this.castType(byColumn.get(c)?.kind ?? 'string'))}[])`));
   }
 
   private castType(kind: string): string {
@@ -476,12 +526,12 @@ export class Store {
    * One conditional update on id, version and further conditions (a document's status among the
    * states an action allows). Answers whether a row changed; the caller explains a refusal.
    */
-  async guardedUpdate(model: Model, actor: Actor, id: string, data: Row, guard: { version: number; where?: Row; raw?: Row }): Promise<boolean> {
+  async guardedUpdate(model: Model, actor: Actor, id: string, data: Row, guard: { version: number; where?: Row; raw?: Row; at?: string }): Promise<boolean> {
     assertWritable(model);
     this.invalidate(model.table);
     let q = this.db
       .updateTable(model.table)
-      .set({ ...this.columns(model, data, { includeReadonly: true }), ...(guard.raw ?? {}), update_user: actor.userId, update_time: formatDateTime(), version: sql`version + 1` })
+      .set({ ...this.columns(model, data, { includeReadonly: true }), ...(guard.raw ?? {}), update_user: actor.userId, update_time: guard.at ?? formatDateTime(), version: sql`version + 1` })
       .where('tenant_id', '=', this.tenantOf(model, actor.tenantId))
       .where('id', '=', id)
       .where('version', '=', guard.version);

@@ -6,7 +6,7 @@ import { documentOf, transitionOf, type DocumentDef, type TransitionDef } from '
 import { fixed, placesFromConfig, type Places } from '../../../shared/money/index.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { lineFields, loadLines, type LineCollection } from '../lines.ts';
-import { fillLookups } from '../lookups.ts';
+import { fillLookupsMany } from '../lookups.ts';
 import type { Bill } from '../../posting/index.ts';
 
 export interface DocumentModel {
@@ -67,8 +67,16 @@ export function formatFigures(model: Model, rows: Row[], places: Places): void {
 export async function loadBill(services: Services, actor: Actor, dm: DocumentModel, id: string, places?: Places): Promise<Row> {
   const head = await services.store.get(dm.model, actor.tenantId, id);
   if (!head) throw notFound('单据不存在或已被删除');
-  await fillLookups(services, dm.model, actor.tenantId, [head]);
-  await loadLines(services, actor.tenantId, dm.model, [head]);
+  const lines = await loadLines(services, actor.tenantId, dm.model, [head], { lookups: false });
+  return presentBill(services, actor, dm, head, lines, places);
+}
+
+/**
+ * A bill as the screens get it, from rows already in hand (read, or just written): display names
+ * of head and lines in one batched read, figures at the tenant's places.
+ */
+export async function presentBill(services: Services, actor: Actor, dm: DocumentModel, head: Row, lines: [Model, Row[]][], places?: Places): Promise<Row> {
+  await fillLookupsMany(services, actor.tenantId, [[dm.model, [head]], ...lines]);
   const p = places ?? (await tenantPlaces(services, actor.tenantId));
   formatFigures(dm.model, [head], p);
   if (dm.lineModel && dm.doc.lines) formatFigures(dm.lineModel, (head[dm.doc.lines] as Row[]) ?? [], p);

@@ -12,13 +12,14 @@ import { badRequest, conflict, notFound, type ApiError } from '../../errors.ts';
 import { formatDateTime } from '../../../shared/dates.ts';
 import { validateEntity } from '../validate.ts';
 import { requireVersion, stripReadonly } from '../records.ts';
-import { saveLines, validateLines } from '../lines.ts';
+import { lineFields, saveLines, validateLines } from '../lines.ts';
 import { generateBillNo } from '../../system/config.ts';
 import { postBill, reverseBill } from '../../posting/index.ts';
 import { billTotals, computeBillLines } from './lines.ts';
 import { checkAgainstSources } from './sources.ts';
 import { writeRelations } from './relations.ts';
-import { asBill, loadBill, mustTransition, stateName, tenantPlaces, type DocumentModel } from './context.ts';
+import { asBill, loadBill, mustTransition, presentBill, stateName, tenantPlaces, type DocumentModel } from './context.ts';
+import type { Places } from '../../../shared/money/index.ts';
 
 const blank = (v: unknown) => v === undefined || v === null || v === '';
 
@@ -167,29 +168,52 @@ export async function applyAction(services: Services, actor: Actor, dm: Document
   const places = await tenantPlaces(services, actor.tenantId);
   const who = await userName(services, actor, actor.userId);
   // The transaction holds only what changes state: the status, the history, the postings.
-  const deleted = await store.transaction(async () => {
+  const done = await store.transaction(async (): Promise<{ deleted?: Row; head?: Row; lines?: Row[] }> => {
     const existing = await store.get(model, actor.tenantId, id);
     if (!existing) throw notFound('单据不存在或已被删除');
     const raw = t.to === 'deleted' ? { is_deleted: 1 } : undefined;
-    const changed = await store.guardedUpdate(model, actor, id, set, { version, where: { [doc.statusField]: t.from }, raw });
+    const changed = await store.guardedUpdate(model, actor, id, set, { version, where: { [doc.statusField]: t.from }, raw, at: now });
     if (!changed) throw await refusal(services, actor, dm, t, id, version);
     if (t.to === 'deleted') await store.adjustCount(model, actor.tenantId, -1);
     await recordAction(services, actor, dm, t, id, String(existing[doc.statusField] ?? ''), who, remark);
-    if (t.to === 'deleted') return { ...existing, isDeleted: 1 };
-    if (t.effect) {
-      const bill = asBill(dm, { ...existing, ...set, [doc.lines ?? 'lines']: await storedLines(services, actor, dm, id) }, places);
-      if (t.effect === 'reverse') await reverseBill(services, actor, bill);
-      else {
-        const stock = await postBill(services, actor, bill);
-        if (stock && dm.lineModel) {
-          await store.updateMany(dm.lineModel, actor, stock.lineCosts);
-          if (model.fields.has('costAmt')) await store.updateMany(model, actor, [{ id, costAmt: stock.costAmt }]);
-        }
-      }
+    if (t.to === 'deleted') return { deleted: { ...existing, isDeleted: 1 } };
+    // The head as now stored, for the answer: no second read.
+    const head = { ...existing, ...set, version: version + 1, updateUser: actor.userId, updateTime: now };
+    if (!t.effect) return { head };
+    const lines = await storedLines(services, actor, dm, id);
+    const bill = asBill(dm, { ...head, [doc.lines ?? 'lines']: lines }, places);
+    if (t.effect === 'reverse') {
+      await reverseBill(services, actor, bill);
+      return { head, lines };
     }
-    return undefined;
+    const stock = await postBill(services, actor, bill);
+    if (!stock || !dm.lineModel) return { head, lines };
+    await store.updateMany(dm.lineModel, actor, stock.lineCosts, now);
+    if (model.fields.has('costAmt')) await store.updateMany(model, actor, [{ id, costAmt: stock.costAmt }], now);
+    const costs = new Map(stock.lineCosts.map((c) => [c.id, c]));
+    return {
+      head: model.fields.has('costAmt') ? { ...head, costAmt: stock.costAmt } : head,
+      lines: lines.map((l) => ({ ...l, ...costs.get(String(l.id)), updateUser: actor.userId, updateTime: now })),
+    };
   });
-  return deleted ?? loadBill(services, actor, dm, id, places);
+  if (done.deleted) return done.deleted;
+  return answerBill(services, actor, dm, done.head!, done.lines, places);
+}
+
+/**
+ * The bill after an action, from the rows the action had in hand (the head as updated, the lines
+ * read for posting); only a bill with other line collections, or none read, is read again.
+ */
+async function answerBill(services: Services, actor: Actor, dm: DocumentModel, head: Row, lines: Row[] | undefined, places: Places): Promise<Row> {
+  const collections = lineFields(dm.model);
+  const id = String(head.id);
+  if (collections.length > 1 || (collections.length === 1 && collections[0].field !== dm.doc.lines)) return loadBill(services, actor, dm, id, places);
+  const shown = services.store.normalize(dm.model, head);
+  if (!dm.lineModel || !dm.doc.lines) return presentBill(services, actor, dm, shown, [], places);
+  const lineModel = dm.lineModel;
+  const rows = (lines ?? (await storedLines(services, actor, dm, id))).map((l) => services.store.normalize(lineModel, l));
+  shown[dm.doc.lines] = rows;
+  return presentBill(services, actor, dm, shown, [[lineModel, rows]], places);
 }
 
 /**
