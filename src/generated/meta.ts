@@ -757,6 +757,14 @@ export interface Document {
     [k: string]: string;
   };
   /**
+   * A head fee (freight, handling) allocated over the lines when the bill is saved, landing in their inbound cost: by quantity share when the config key (COST_ALLOCATION_MODEL) is 1, by discount-amount share when 0; gift lines receive shares; the remainder goes to the largest weight.
+   */
+  fees?: {
+    head: string;
+    line: string;
+    config?: string;
+  };
+  /**
    * What accounting writes: stock movements (direction × line quantity) and a party open item.
    */
   posting?: {
@@ -790,6 +798,32 @@ export interface Document {
      * remaining: no more than the source line's quantity not yet taken; returnable: returns never exceed what the source line moved.
      */
     limit?: "remaining" | "returnable";
+    /**
+     * Progress written back to the source when this bill posts or is flushed: each source line's lineField = Σ quantity of this kind's posted lines taken from it; the source head's headField = states[0] (nothing done), states[1] (partly) or states[2] (every line done); with closeState the head's status moves there when complete and back to openState when no longer.
+     */
+    progress?: {
+      lineField: string;
+      headField: string;
+      /**
+       * @minItems 3
+       * @maxItems 3
+       */
+      states: string[];
+      closeState?: string;
+      openState?: string;
+    };
+    /**
+     * System config key (OVER_RECEIPT, 1 否 / 2 是) that, set to 2, lets lines exceed their source line's open quantity; otherwise only by the quantity registered in `allowance`.
+     */
+    overConfig?: string;
+    /**
+     * Extra quantity registered per source line (purchase order over-receipt records), added to the limit.
+     */
+    allowance?: {
+      resource: string;
+      lineField: string;
+      qtyField: string;
+    };
   };
   transitions: {
     action: string;

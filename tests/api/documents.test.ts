@@ -284,7 +284,7 @@ describe.each(databases())('document engine ($name)', ({ databaseUrl }) => {
     const rest = expectOk(await admin.get(`${BASES.purchaseIn}/pullOrderById`, { id: order.id }));
     expect(rest.bodyList.map((l: { qty: string }) => l.qty)).toEqual(['2.00']);
     const over = await admin.post(`${BASES.purchaseIn}/submit`, { ...rest, bodyList: [{ ...rest.bodyList[0], qty: '3', purchaseAmt: undefined, totalAmt: undefined, taxAmt: undefined, finalAmt: undefined }] });
-    expect(over.body.msg).toBe('第1行：数量超过源单未完成数量（源单 3，已生成 1，本次 3）');
+    expect(over.body.msg).toBe('第1行：数量超过源单未完成数量（源单 3，已生成 1，本次 3）；如需超量入库，请先登记超量入库或在系统参数中允许超量入库');
     const wrongFigure = await admin.post(`${BASES.purchaseIn}/submit`, { ...rest, bodyList: [{ ...rest.bodyList[0], totalAmt: '7.00' }] });
     expect(wrongFigure.status).toBe(400);
     expect(wrongFigure.body.msg).toMatch(/^第1行：价税合计应为 7\.53，提交的是 7\.00/);

@@ -9,6 +9,7 @@ import { registerBartererHandlers } from '../base/barterers.ts';
 import { registerGoodsHandlers } from '../base/goods.ts';
 import { registerStaffHandlers } from '../base/staff.ts';
 import { registerRelationHandlers } from '../engine/document/http.ts';
+import { registerPurchaseHandlers } from '../purchase/exceed.ts';
 
 /** The hand-written handlers that schema endpoints name with `"op": "custom"`. */
 export function registerSystemHandlers(services: Services) {
@@ -21,5 +22,6 @@ export function registerSystemHandlers(services: Services) {
   registerBartererHandlers(services);
   registerGoodsHandlers(services);
   registerStaffHandlers(services);
+  registerPurchaseHandlers(services);
   registerRelationHandlers(services);
 }

@@ -30,15 +30,21 @@ export function mustTransition(dm: DocumentModel, action: string): TransitionDef
   return t;
 }
 
-const CONFIG_KEYS = ['UNIT_DECIMAL_PLACES', 'AMT_DECIMAL_PLACES', 'NUMBER_DECIMAL_PLACES'];
+/** System config keys the document engine reads: places, fee allocation, over-receipt. */
+const CONFIG_KEYS = ['UNIT_DECIMAL_PLACES', 'AMT_DECIMAL_PLACES', 'NUMBER_DECIMAL_PLACES', 'COST_ALLOCATION_MODEL', 'OVER_RECEIPT'];
 
-/** The tenant's configured places (system config), read through the store's short cache. */
-export async function tenantPlaces(services: Services, tenantId: string): Promise<Places> {
+/** The tenant's document settings (system config), read through the store's short cache. */
+export async function documentConfig(services: Services, tenantId: string): Promise<Record<string, string>> {
   const config = services.m('sysconfig');
-  return services.store.cached(config.table, `places|${tenantId}`, 2000, async () => {
+  return services.store.cached(config.table, `document|${tenantId}`, 2000, async () => {
     const rows = await services.store.find(config, tenantId, { where: { configKey: CONFIG_KEYS } });
-    return placesFromConfig(Object.fromEntries(rows.map((r) => [String(r.configKey), r.configValue])));
+    return Object.fromEntries(rows.map((r) => [String(r.configKey), String(r.configValue ?? '')]));
   });
+}
+
+/** The tenant's configured places. */
+export async function tenantPlaces(services: Services, tenantId: string): Promise<Places> {
+  return placesFromConfig(await documentConfig(services, tenantId));
 }
 
 /** Display name of a state (bill_status 1306 → 已记账); `new` is a bill not yet saved. */

@@ -4,7 +4,7 @@
  * field, and the head's totals summed from the lines (never re-rounded).
  */
 import { figureFields, type DocumentDef } from '../../../shared/document.ts';
-import { compareLine, computeLine, MoneyInputError, sumFields, type LineAmounts, type Places } from '../../../shared/money/index.ts';
+import { allocateFee, compareLine, computeLine, Dec, fixed, MoneyInputError, sumFields, type LineAmounts, type Places } from '../../../shared/money/index.ts';
 import type { Model } from '../model.ts';
 import type { Row } from '../store.ts';
 import { badRequest } from '../../errors.ts';
@@ -101,4 +101,31 @@ export function billTotals(doc: DocumentDef, lines: Row[], places: Places): Row 
   const placesOf = Object.fromEntries(lineFields.map((f) => [f, f === 'qty' ? places.quantity : places.amount]));
   const sums = sumFields(lines, lineFields, placesOf);
   return Object.fromEntries(Object.entries(totals).map(([head, line]) => [head, sums[line]]));
+}
+
+/**
+ * The head's fee (freight, handling) over the lines (document.fees), written on each line's fee
+ * field: by quantity share (COST_ALLOCATION_MODEL 1) or by amount share (0); gift lines take
+ * shares; Σ shares = the fee exactly. Answers the fee as stored on the head.
+ */
+export function allocateBillFees(doc: DocumentDef, head: Row, lines: Row[], config: Record<string, string>, places: Places): string | undefined {
+  const fees = doc.fees;
+  if (!fees) return undefined;
+  const raw = blank(head[fees.head]) ? '0' : String(head[fees.head]).trim();
+  let fee: string;
+  try {
+    fee = fixed(raw, places.amount);
+  } catch {
+    throw badRequest('费用金额格式不正确', { fieldErrors: { [fees.head]: '费用金额格式不正确' } });
+  }
+  if (new Dec(fee).isNegative()) throw badRequest('费用金额不能为负数', { fieldErrors: { [fees.head]: '费用金额不能为负数' } });
+  const model = config[fees.config ?? 'COST_ALLOCATION_MODEL'] === '0' ? '0' : '1';
+  const shares = allocateFee(
+    fee,
+    lines.map((l) => ({ qty: l.qty, totalAmt: l.totalAmt, isGift: Number(l.isGift) === 2, taxPrice: l.taxPrice })),
+    model,
+    places.amount,
+  );
+  lines.forEach((line, i) => (line[fees.line] = shares[i]));
+  return fee;
 }

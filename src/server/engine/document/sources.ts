@@ -12,7 +12,7 @@ import { Dec, type Decimal, type Places } from '../../../shared/money/index.ts';
 import { formatDateTime } from '../../../shared/dates.ts';
 import { fillLookups } from '../lookups.ts';
 import { computeBillLines, type SourceLine } from './lines.ts';
-import { documentModel, loadBill, stateName, type DocumentModel } from './context.ts';
+import { documentConfig, documentModel, loadBill, stateName, type DocumentModel } from './context.ts';
 
 const blank = (v: unknown) => v === undefined || v === null || v === '';
 
@@ -72,6 +72,7 @@ export async function checkAgainstSources(services: Services, actor: Actor, dm: 
   const taken = await takenBySource(services, actor, dm, ids, billId);
   const running = new Map(taken);
   const returns = dm.doc.source.limit === 'returnable';
+  const { unlimited, allowances } = returns ? { unlimited: false, allowances: new Map<string, Decimal>() } : await overAllowance(services, actor, dm, ids);
   lines.forEach((line, i) => {
     if (blank(line.sourceBodyId)) return;
     const sid = String(line.sourceBodyId);
@@ -81,17 +82,37 @@ export async function checkAgainstSources(services: Services, actor: Actor, dm: 
     const before = running.get(sid) ?? new Dec(0);
     const qty = new Dec(String(line.qty ?? '0'));
     const after = before.plus(qty);
-    const limit = new Dec(String(src.qty ?? '0')).abs();
-    if (after.abs().gt(limit)) {
+    const ordered = new Dec(String(src.qty ?? '0')).abs();
+    const extra = allowances.get(sid);
+    const limit = extra ? ordered.plus(extra) : ordered;
+    if (!unlimited && after.abs().gt(limit)) {
       throw badRequest(
         returns
           ? `第${i + 1}行：累计退货数量不能超过源单数量（源单 ${limit.toFixed()}，已退 ${before.abs().toFixed()}，本次 ${qty.abs().toFixed()}）`
-          : `第${i + 1}行：数量超过源单未完成数量（源单 ${limit.toFixed()}，已生成 ${before.abs().toFixed()}，本次 ${qty.abs().toFixed()}）`,
+          : `第${i + 1}行：数量超过源单未完成数量（源单 ${ordered.toFixed()}${extra ? `，允许超收 ${extra.toFixed()}` : ''}，已生成 ${before.abs().toFixed()}，本次 ${qty.abs().toFixed()}）` +
+            (dm.doc.source?.overConfig ? '；如需超量入库，请先登记超量入库或在系统参数中允许超量入库' : ''),
       );
     }
     running.set(sid, after);
   });
   return new Map([...found].map(([id, r]) => [id, { qty: String(r.qty), totalAmt: String(r.totalAmt ?? '0') }]));
+}
+
+/**
+ * How far lines may exceed their source lines: without limit when the over-receipt config says
+ * so (2 是), else by the quantities registered per source line (purchase order exceed records).
+ */
+async function overAllowance(services: Services, actor: Actor, dm: DocumentModel, ids: string[]): Promise<{ unlimited: boolean; allowances: Map<string, Decimal> }> {
+  const source = dm.doc.source!;
+  const allowances = new Map<string, Decimal>();
+  if (source.overConfig && (await documentConfig(services, actor.tenantId))[source.overConfig] === '2') return { unlimited: true, allowances };
+  if (!source.allowance) return { unlimited: false, allowances };
+  const { resource, lineField, qtyField } = source.allowance;
+  for (const row of await services.store.find(services.m(resource), actor.tenantId, { where: { [lineField]: ids } })) {
+    const id = String(row[lineField]);
+    allowances.set(id, (allowances.get(id) ?? new Dec(0)).plus(String(row[qtyField] ?? '0')));
+  }
+  return { unlimited: false, allowances };
 }
 
 const COPIED_LINE_FIELDS = ['commInfoId', 'unitId', 'taxPrice', 'taxRate', 'taxRateId', 'discountRate', 'isGift', 'depotId', 'couponAmt'];

@@ -15,10 +15,11 @@ import { requireVersion, stripReadonly } from '../records.ts';
 import { lineFields, saveLines, validateLines } from '../lines.ts';
 import { generateBillNo } from '../../system/config.ts';
 import { postBill, reverseBill } from '../../posting/index.ts';
-import { billTotals, computeBillLines } from './lines.ts';
+import { allocateBillFees, billTotals, computeBillLines } from './lines.ts';
 import { checkAgainstSources } from './sources.ts';
 import { writeRelations } from './relations.ts';
-import { asBill, loadBill, mustTransition, presentBill, stateName, tenantPlaces, type DocumentModel } from './context.ts';
+import { updateSourceProgress } from './progress.ts';
+import { asBill, documentConfig, loadBill, mustTransition, presentBill, stateName, tenantPlaces, type DocumentModel } from './context.ts';
 import type { Places } from '../../../shared/money/index.ts';
 
 const blank = (v: unknown) => v === undefined || v === null || v === '';
@@ -91,6 +92,8 @@ export async function saveBill(services: Services, actor: Actor, dm: DocumentMod
   const lines = doc.lines ? computeBillLines(doc, dm.lineModel!, rawLines as Row[], places, sources) : [];
   const head: Row = stripReadonly(model, input);
   if (doc.lines) delete head[doc.lines];
+  const fee = allocateBillFees(doc, input, lines, await documentConfig(services, actor.tenantId), places);
+  if (doc.fees && fee !== undefined) head[doc.fees.head] = fee;
   Object.assign(head, billTotals(doc, lines, places));
   head[doc.statusField] = t.to;
   head.billType = doc.billType;
@@ -184,9 +187,11 @@ export async function applyAction(services: Services, actor: Actor, dm: Document
     const bill = asBill(dm, { ...head, [doc.lines ?? 'lines']: lines }, places);
     if (t.effect === 'reverse') {
       await reverseBill(services, actor, bill);
+      await updateSourceProgress(services, actor, dm, lines, places);
       return { head, lines };
     }
     const stock = await postBill(services, actor, bill);
+    await updateSourceProgress(services, actor, dm, lines, places);
     if (!stock || !dm.lineModel) return { head, lines };
     await store.updateMany(dm.lineModel, actor, stock.lineCosts, now);
     if (model.fields.has('costAmt')) await store.updateMany(model, actor, [{ id, costAmt: stock.costAmt }], now);

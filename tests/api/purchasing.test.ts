@@ -1,0 +1,140 @@
+/**
+ * Purchasing (issue: purchasing, sales and retail complete), on SQLite and PostgreSQL: the order's
+ * receipt progress and closing, over-receipt (OVER_RECEIPT and registered allowances), and a head
+ * fee allocated over inbound lines into their cost (COST_ALLOCATION_MODEL 1 and 0, gifts included).
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { databases, startTestServer, type TestServer } from '../support/server.ts';
+import { expectOk, signedIn, type Api } from '../support/client.ts';
+import { BASES, approvedBill, lines, makeGoods, makeWorld, stockOf, type World } from '../support/bills.ts';
+
+describe.each(databases())('purchasing ($name)', ({ databaseUrl }) => {
+  let server: TestServer;
+  let admin: Api;
+  let w: World;
+
+  beforeAll(async () => {
+    server = await startTestServer({ databaseUrl });
+    admin = await signedIn(server.url);
+    w = await makeWorld(admin, { goods: 2 });
+  });
+  afterAll(async () => server?.close());
+
+  async function setConfig(key: string, value: string) {
+    const row = expectOk(await admin.get('/blade-sys-config/sysconfig/list', { configKey: key, current: 1, size: 10 })).records.find((r: { configKey: string }) => r.configKey === key);
+    expectOk(await admin.post('/blade-sys-config/sysconfig/submit', { ...row, configValue: value }), `config ${key}`);
+  }
+
+  const order = async (goods: string, qty: string) =>
+    approvedBill(admin, BASES.purchaseOrder, { supplierId: w.supplierId, depotId: w.depots[0], bodyList: lines(w, [{ goods, qty, purchasePrice: '5.00' }]) });
+  const inbound = (orderLine: string, goods: string, qty: string) => ({
+    supplierId: w.supplierId,
+    depotId: w.depots[0],
+    bodyList: lines(w, [{ goods, qty, purchasePrice: '5.00', sourceBodyId: orderLine }]),
+  });
+  const detail = async (base: string, id: string) => expectOk(await admin.get(`${base}/detail`, { id }));
+  const openOrders = async () => expectOk(await admin.get(`${BASES.purchaseOrder}/unReceivePage`, { current: 1, size: 100 })).records.map((r: { id: string }) => r.id);
+
+  test('order 10 → inbound 6 → over-receipt refused unless allowed → inbound 4 closes the order; a flush reopens it', async () => {
+    const g = await makeGoods(admin, w.unitId, '订单进度商品');
+    const po = await order(g, '10');
+    const line = po.bodyList[0].id;
+    expect(po).toMatchObject({ billStatus: '1304' });
+    expect(await openOrders()).toContain(po.id);
+
+    const first = await approvedBill(admin, BASES.purchaseIn, inbound(line, g, '6'), { post: true });
+    let seen = await detail(BASES.purchaseOrder, po.id);
+    expect(seen).toMatchObject({ billStatus: '1304', inStatus: '2703' });
+    expect(seen.bodyList[0].inQty).toBe('6.00');
+
+    // 6 + 5 > 10: refused, naming the line and the figures, and nothing is saved.
+    const over = await admin.post(`${BASES.purchaseIn}/draft`, inbound(line, g, '5'));
+    expect(over.body.success).toBe(false);
+    expect(over.body.msg).toContain('第1行：数量超过源单未完成数量（源单 10，已生成 6，本次 5）');
+
+    // A registered allowance of 1 on the line lets exactly 5 through (as a draft), not 6.
+    expectOk(await admin.post('/blade-purchase/purchaseorderexceed/saveBatchOrderExceed', [{ orderBodyId: line, exceedQty: '1', remark: '供应商多送' }]));
+    expect((await admin.post(`${BASES.purchaseIn}/draft`, inbound(line, g, '6'))).body.msg).toContain('允许超收 1');
+    const allowed = expectOk(await admin.post(`${BASES.purchaseIn}/draft`, inbound(line, g, '5')));
+    expectOk(await admin.post(`${BASES.purchaseIn}/cancel`, { id: allowed.id, version: allowed.version }));
+    const refusedBatch = await admin.post('/blade-purchase/purchaseorderexceed/saveBatchOrderExceed', [{ orderBodyId: line, exceedQty: '0' }]);
+    expect(refusedBatch.body.msg).toContain('第1条：超量数量必须大于0');
+
+    // OVER_RECEIPT 2 (是): no limit.
+    await setConfig('OVER_RECEIPT', '2');
+    try {
+      const free = expectOk(await admin.post(`${BASES.purchaseIn}/draft`, inbound(line, g, '50')));
+      expectOk(await admin.post(`${BASES.purchaseIn}/cancel`, { id: free.id, version: free.version }));
+    } finally {
+      await setConfig('OVER_RECEIPT', '1');
+    }
+
+    const second = await approvedBill(admin, BASES.purchaseIn, inbound(line, g, '4'), { post: true });
+    seen = await detail(BASES.purchaseOrder, po.id);
+    expect(seen).toMatchObject({ billStatus: '1309', inStatus: '2704' });
+    expect(seen.bodyList[0].inQty).toBe('10.00');
+    expect(await openOrders()).not.toContain(po.id);
+    const pull = await admin.get(`${BASES.purchaseIn}/pullOrderById`, { id: po.id });
+    expect(pull.body.success).toBe(false);
+
+    // Flushing the second inbound gives its 4 back: the order is open again, partly received.
+    expectOk(await admin.post(`${BASES.purchaseIn}/flush`, { id: second.id, version: second.version }));
+    seen = await detail(BASES.purchaseOrder, po.id);
+    expect(seen).toMatchObject({ billStatus: '1304', inStatus: '2703' });
+    expect(seen.bodyList[0].inQty).toBe('6.00');
+    expect(await openOrders()).toContain(po.id);
+    expect(first.billStatus).toBe('1306');
+  });
+
+  test('a sales order shipped in full closes (已完成, 已发货) and leaves unSendPage; flushing the outbound reopens it', async () => {
+    const g = await makeGoods(admin, w.unitId, '发货进度商品');
+    await approvedBill(admin, BASES.purchaseIn, { supplierId: w.supplierId, depotId: w.depots[0], bodyList: lines(w, [{ goods: g, qty: '5', purchasePrice: '1.00' }]) }, { post: true });
+    const so = await approvedBill(admin, BASES.salesOrder, { customerId: w.customers[0], depotId: w.depots[0], bodyList: lines(w, [{ goods: g, qty: '5', taxPrice: '2.26' }]) });
+    const unsent = async () => expectOk(await admin.get(`${BASES.salesOrder}/unSendPage`, { current: 1, size: 100 })).records.map((r: { id: string }) => r.id);
+    expect(await unsent()).toContain(so.id);
+    const out = await approvedBill(
+      admin,
+      BASES.salesOut,
+      { customerId: w.customers[0], depotId: w.depots[0], bodyList: lines(w, [{ goods: g, qty: '5', taxPrice: '2.26', sourceBodyId: so.bodyList[0].id }]) },
+      { post: true },
+    );
+    let seen = await detail(BASES.salesOrder, so.id);
+    expect(seen).toMatchObject({ billStatus: '1309', sendStatus: '1904' });
+    expect(seen.bodyList[0].outQty).toBe('5.00');
+    expect(await unsent()).not.toContain(so.id);
+    expectOk(await admin.post(`${BASES.salesOut}/flush`, { id: out.id, version: out.version }));
+    seen = await detail(BASES.salesOrder, so.id);
+    expect(seen).toMatchObject({ billStatus: '1304', sendStatus: '1902' });
+    expect(seen.bodyList[0].outQty).toBe('0.00');
+  });
+
+  test('a fee of 6.00 by quantity share: A 10 @ 5.00 takes 5.00, gift B 2 takes 1.00 (unit cost 0.50000); by amount share it follows discount amounts', async () => {
+    const a = await makeGoods(admin, w.unitId, '分摊商品A');
+    const b = await makeGoods(admin, w.unitId, '分摊赠品B');
+    const depot = w.depots[0];
+    const body = (fee: string, extra: Parameters<typeof lines>[1] = []) => ({
+      supplierId: w.supplierId,
+      depotId: depot,
+      feeAmt: fee,
+      bodyList: lines(w, [{ goods: a, qty: '10', purchasePrice: '5.00' }, { goods: b, qty: '2', isGift: 2 }, ...extra]),
+    });
+    const bill = await approvedBill(admin, BASES.purchaseIn, body('6'), { post: true });
+    expect(bill.feeAmt).toBe('6.00');
+    expect(bill.bodyList.map((l: { feeAmt: string }) => l.feeAmt)).toEqual(['5.00', '1.00']);
+    expect(bill.bodyList[1]).toMatchObject({ totalAmt: '0.00', costAmt: '1.00', costPrice: '0.50000' });
+    expect(bill.bodyList[0]).toMatchObject({ costAmt: '55.00', costPrice: '5.50000' });
+    expect(await stockOf(server, depot, a)).toMatchObject({ qty: '10.00', value: '55.00' });
+    expect(await stockOf(server, depot, b)).toMatchObject({ qty: '2.00', value: '1.00' });
+
+    await setConfig('COST_ALLOCATION_MODEL', '0');
+    try {
+      // Weights are discount amounts: A 5.65 × 10 = 56.50, the gift 0, C 2.26 × 3 = 6.78 → 5.36, 0.00, 0.64; Σ = 6.00 exactly.
+      const byAmount = expectOk(await admin.post(`${BASES.purchaseIn}/draft`, body('6.00', [{ goods: a, qty: '3', purchasePrice: '2.00' }])));
+      expect(byAmount.bodyList.map((l: { feeAmt: string }) => l.feeAmt)).toEqual(['5.36', '0.00', '0.64']);
+    } finally {
+      await setConfig('COST_ALLOCATION_MODEL', '1');
+    }
+    const negative = await admin.post(`${BASES.purchaseIn}/draft`, body('-1'));
+    expect(negative.body.success).toBe(false);
+  });
+});
