@@ -2882,12 +2882,300 @@ export interface PurchaseInBody extends Partial<Omit<BaseRow, 'id'>> {
    * 采购金额(不含税)；精确小数（字符串）
    */
   purchaseAmt?: string;
+  /**
+   * 已开票数量；精确小数（字符串）
+   */
+  invoiceQty?: string;
 }
 
 /**
  * 采购入库单（/blade-purchase/purchaseinhead）
  */
 export interface PurchaseIn extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 单据编号
+   */
+  billNo?: string;
+  /**
+   * 单据日期
+   */
+  billDate?: string;
+  /**
+   * 单据类型；字典 bill_type
+   */
+  billType?: string;
+  /**
+   * 单据状态；字典 bill_status
+   */
+  billStatus?: string;
+  /**
+   * 仓库；→ depot
+   */
+  depotId?: string;
+  /**
+   * 仓库名称
+   */
+  depotName?: string;
+  /**
+   * 业务员；→ staff
+   */
+  staffId?: string;
+  /**
+   * 业务员名称
+   */
+  staffName?: string;
+  /**
+   * 部门；→ dept
+   */
+  deptId?: string;
+  /**
+   * 部门名称
+   */
+  deptName?: string;
+  /**
+   * 总数量；精确小数（字符串）
+   */
+  totalQty?: string;
+  /**
+   * 税额；精确小数（字符串）
+   */
+  taxAmt?: string;
+  /**
+   * 价税合计；精确小数（字符串）
+   */
+  totalAmt?: string;
+  /**
+   * 优惠券金额；精确小数（字符串）
+   */
+  couponAmt?: string;
+  /**
+   * 采购费用；精确小数（字符串）
+   */
+  feeAmt?: string;
+  /**
+   * 应收付金额；精确小数（字符串）
+   */
+  finalAmt?: string;
+  /**
+   * 成本金额；精确小数（字符串）
+   */
+  costAmt?: string;
+  /**
+   * 源单ID
+   */
+  sourceBillId?: string;
+  /**
+   * 源单编号
+   */
+  sourceBillNo?: string;
+  /**
+   * 源单类型；字典 bill_type
+   */
+  sourceBillType?: string;
+  /**
+   * 审核意见
+   */
+  auditRemark?: string;
+  /**
+   * 审核人
+   */
+  auditUser?: string;
+  /**
+   * 审核时间
+   */
+  auditTime?: string;
+  /**
+   * 记账人
+   */
+  accountingUser?: string;
+  /**
+   * 记账时间
+   */
+  accountingTime?: string;
+  /**
+   * 制单人
+   */
+  createUserName?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+  /**
+   * 供应商；→ supplier
+   */
+  supplierId: string;
+  /**
+   * 供应商名称
+   */
+  bartererName?: string;
+  /**
+   * 采购金额(不含税)；精确小数（字符串）
+   */
+  purchaseAmt?: string;
+  /**
+   * 商品明细
+   */
+  bodyList?: {}[];
+  /**
+   * 开票状态；字典 invoice_status
+   */
+  invoiceStatus?: string;
+}
+
+/**
+ * 采购发票明细（/blade-purchase/purchaseinvoicebody）
+ */
+export interface PurchaseInvoiceBody extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 单据
+   */
+  headId?: string;
+  /**
+   * 行号
+   */
+  sort?: number;
+  /**
+   * 商品；→ goods
+   */
+  commInfoId: string;
+  /**
+   * 商品编码
+   */
+  commInfoCode?: string;
+  /**
+   * 商品名称
+   */
+  commInfoName?: string;
+  /**
+   * 商品全称
+   */
+  commFullName?: string;
+  /**
+   * 规格
+   */
+  standard?: string;
+  /**
+   * 单位；→ unit
+   */
+  unitId: string;
+  /**
+   * 单位名称
+   */
+  unitName?: string;
+  /**
+   * 数量；精确小数（字符串）
+   */
+  qty: string;
+  /**
+   * 含税单价；精确小数（字符串）
+   */
+  taxPrice?: string;
+  /**
+   * 税率；→ tax-rate
+   */
+  taxRateId?: string;
+  /**
+   * 税率(%)；精确小数（字符串）
+   */
+  taxRate: string;
+  /**
+   * 折扣率(%)；精确小数（字符串）
+   */
+  discountRate?: string;
+  /**
+   * 折后单价；精确小数（字符串）
+   */
+  discountPrice?: string;
+  /**
+   * 折扣金额；精确小数（字符串）
+   */
+  discountAmt?: string;
+  /**
+   * 税额；精确小数（字符串）
+   */
+  taxAmt?: string;
+  /**
+   * 价税合计；精确小数（字符串）
+   */
+  totalAmt?: string;
+  /**
+   * 优惠券金额；精确小数（字符串）
+   */
+  couponAmt?: string;
+  /**
+   * 应收付金额；精确小数（字符串）
+   */
+  finalAmt?: string;
+  /**
+   * 分摊费用；精确小数（字符串）
+   */
+  feeAmt?: string;
+  /**
+   * 成本单价；精确小数（字符串）
+   */
+  costPrice?: string;
+  /**
+   * 成本金额；精确小数（字符串）
+   */
+  costAmt?: string;
+  /**
+   * 赠品；字典 yes_no
+   */
+  isGift?: 1 | 2;
+  /**
+   * 仓库；→ depot
+   */
+  depotId?: string;
+  /**
+   * 仓库名称
+   */
+  depotName?: string;
+  /**
+   * 应收发数量；精确小数（字符串）
+   */
+  shouldQty?: string;
+  /**
+   * 应收发金额；精确小数（字符串）
+   */
+  shouldAmt?: string;
+  /**
+   * 源单ID
+   */
+  sourceBillId?: string;
+  /**
+   * 源单编号
+   */
+  sourceBillNo?: string;
+  /**
+   * 源单行ID
+   */
+  sourceBodyId?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+  /**
+   * 采购单价(不含税)；精确小数（字符串）
+   */
+  purchasePrice?: string;
+  /**
+   * 采购金额(不含税)；精确小数（字符串）
+   */
+  purchaseAmt?: string;
+}
+
+/**
+ * 采购发票（/blade-purchase/purchaseinvoicehead）
+ */
+export interface PurchaseInvoice extends Partial<Omit<BaseRow, 'id'>> {
   /**
    * 主键
    */
@@ -3013,9 +3301,17 @@ export interface PurchaseIn extends Partial<Omit<BaseRow, 'id'>> {
    */
   purchaseAmt?: string;
   /**
-   * 商品明细
+   * 发票明细
    */
   bodyList?: {}[];
+  /**
+   * 发票号码
+   */
+  invoiceNo?: string;
+  /**
+   * 开票日期
+   */
+  invoiceDate?: string;
 }
 
 /**
@@ -3162,6 +3458,48 @@ export interface PurchaseOrderBody extends Partial<Omit<BaseRow, 'id'>> {
    * 采购金额(不含税)；精确小数（字符串）
    */
   purchaseAmt?: string;
+  /**
+   * 已入库数量；精确小数（字符串）
+   */
+  inQty?: string;
+}
+
+/**
+ * 超量入库登记（/blade-purchase/purchaseorderexceed）
+ */
+export interface PurchaseOrderExceed extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 采购订单
+   */
+  orderId?: string;
+  /**
+   * 订单编号
+   */
+  orderNo?: string;
+  /**
+   * 订单明细
+   */
+  orderBodyId: string;
+  /**
+   * 商品
+   */
+  commInfoId?: string;
+  /**
+   * 商品名称
+   */
+  commInfoName?: string;
+  /**
+   * 超量数量；精确小数（字符串）
+   */
+  exceedQty: string;
+  /**
+   * 超量原因
+   */
+  remark?: string;
 }
 
 /**
@@ -3296,6 +3634,10 @@ export interface PurchaseOrder extends Partial<Omit<BaseRow, 'id'>> {
    * 商品明细
    */
   bodyList?: {}[];
+  /**
+   * 入库状态；字典 purchase_order_status
+   */
+  inStatus?: string;
 }
 
 /**
@@ -3579,9 +3921,9 @@ export interface PurchaseReturn extends Partial<Omit<BaseRow, 'id'>> {
 }
 
 /**
- * 销售订单明细（/blade-sales/salesorderbody）
+ * 销售发票明细（/blade-sales/salesinvoicebody）
  */
-export interface SalesOrderBody extends Partial<Omit<BaseRow, 'id'>> {
+export interface SalesInvoiceBody extends Partial<Omit<BaseRow, 'id'>> {
   /**
    * 主键
    */
@@ -3725,6 +4067,298 @@ export interface SalesOrderBody extends Partial<Omit<BaseRow, 'id'>> {
 }
 
 /**
+ * 销售发票（/blade-sales/salesinvoicehead）
+ */
+export interface SalesInvoice extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 单据编号
+   */
+  billNo?: string;
+  /**
+   * 单据日期
+   */
+  billDate?: string;
+  /**
+   * 单据类型；字典 bill_type
+   */
+  billType?: string;
+  /**
+   * 单据状态；字典 bill_status
+   */
+  billStatus?: string;
+  /**
+   * 仓库；→ depot
+   */
+  depotId?: string;
+  /**
+   * 仓库名称
+   */
+  depotName?: string;
+  /**
+   * 业务员；→ staff
+   */
+  staffId?: string;
+  /**
+   * 业务员名称
+   */
+  staffName?: string;
+  /**
+   * 部门；→ dept
+   */
+  deptId?: string;
+  /**
+   * 部门名称
+   */
+  deptName?: string;
+  /**
+   * 总数量；精确小数（字符串）
+   */
+  totalQty?: string;
+  /**
+   * 税额；精确小数（字符串）
+   */
+  taxAmt?: string;
+  /**
+   * 价税合计；精确小数（字符串）
+   */
+  totalAmt?: string;
+  /**
+   * 优惠券金额；精确小数（字符串）
+   */
+  couponAmt?: string;
+  /**
+   * 费用金额；精确小数（字符串）
+   */
+  feeAmt?: string;
+  /**
+   * 应收付金额；精确小数（字符串）
+   */
+  finalAmt?: string;
+  /**
+   * 成本金额；精确小数（字符串）
+   */
+  costAmt?: string;
+  /**
+   * 源单ID
+   */
+  sourceBillId?: string;
+  /**
+   * 源单编号
+   */
+  sourceBillNo?: string;
+  /**
+   * 源单类型；字典 bill_type
+   */
+  sourceBillType?: string;
+  /**
+   * 审核意见
+   */
+  auditRemark?: string;
+  /**
+   * 审核人
+   */
+  auditUser?: string;
+  /**
+   * 审核时间
+   */
+  auditTime?: string;
+  /**
+   * 记账人
+   */
+  accountingUser?: string;
+  /**
+   * 记账时间
+   */
+  accountingTime?: string;
+  /**
+   * 制单人
+   */
+  createUserName?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+  /**
+   * 客户；→ customer
+   */
+  customerId: string;
+  /**
+   * 客户名称
+   */
+  bartererName?: string;
+  /**
+   * 销售金额(不含税)；精确小数（字符串）
+   */
+  salesAmt?: string;
+  /**
+   * 发票明细
+   */
+  bodyList?: {}[];
+  /**
+   * 发票号码
+   */
+  invoiceNo?: string;
+  /**
+   * 开票日期
+   */
+  invoiceDate?: string;
+}
+
+/**
+ * 销售订单明细（/blade-sales/salesorderbody）
+ */
+export interface SalesOrderBody extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 单据
+   */
+  headId?: string;
+  /**
+   * 行号
+   */
+  sort?: number;
+  /**
+   * 商品；→ goods
+   */
+  commInfoId: string;
+  /**
+   * 商品编码
+   */
+  commInfoCode?: string;
+  /**
+   * 商品名称
+   */
+  commInfoName?: string;
+  /**
+   * 商品全称
+   */
+  commFullName?: string;
+  /**
+   * 规格
+   */
+  standard?: string;
+  /**
+   * 单位；→ unit
+   */
+  unitId: string;
+  /**
+   * 单位名称
+   */
+  unitName?: string;
+  /**
+   * 数量；精确小数（字符串）
+   */
+  qty: string;
+  /**
+   * 含税单价；精确小数（字符串）
+   */
+  taxPrice?: string;
+  /**
+   * 税率；→ tax-rate
+   */
+  taxRateId?: string;
+  /**
+   * 税率(%)；精确小数（字符串）
+   */
+  taxRate: string;
+  /**
+   * 折扣率(%)；精确小数（字符串）
+   */
+  discountRate?: string;
+  /**
+   * 折后单价；精确小数（字符串）
+   */
+  discountPrice?: string;
+  /**
+   * 折扣金额；精确小数（字符串）
+   */
+  discountAmt?: string;
+  /**
+   * 税额；精确小数（字符串）
+   */
+  taxAmt?: string;
+  /**
+   * 价税合计；精确小数（字符串）
+   */
+  totalAmt?: string;
+  /**
+   * 优惠券金额；精确小数（字符串）
+   */
+  couponAmt?: string;
+  /**
+   * 应收付金额；精确小数（字符串）
+   */
+  finalAmt?: string;
+  /**
+   * 分摊费用；精确小数（字符串）
+   */
+  feeAmt?: string;
+  /**
+   * 成本单价；精确小数（字符串）
+   */
+  costPrice?: string;
+  /**
+   * 成本金额；精确小数（字符串）
+   */
+  costAmt?: string;
+  /**
+   * 赠品；字典 yes_no
+   */
+  isGift?: 1 | 2;
+  /**
+   * 仓库；→ depot
+   */
+  depotId?: string;
+  /**
+   * 仓库名称
+   */
+  depotName?: string;
+  /**
+   * 应收发数量；精确小数（字符串）
+   */
+  shouldQty?: string;
+  /**
+   * 应收发金额；精确小数（字符串）
+   */
+  shouldAmt?: string;
+  /**
+   * 源单ID
+   */
+  sourceBillId?: string;
+  /**
+   * 源单编号
+   */
+  sourceBillNo?: string;
+  /**
+   * 源单行ID
+   */
+  sourceBodyId?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+  /**
+   * 销售单价(不含税)；精确小数（字符串）
+   */
+  salesPrice?: string;
+  /**
+   * 销售金额(不含税)；精确小数（字符串）
+   */
+  salesAmt?: string;
+  /**
+   * 已出库数量；精确小数（字符串）
+   */
+  outQty?: string;
+}
+
+/**
  * 销售订单（/blade-sales/salesorderhead）
  */
 export interface SalesOrder extends Partial<Omit<BaseRow, 'id'>> {
@@ -3856,6 +4490,10 @@ export interface SalesOrder extends Partial<Omit<BaseRow, 'id'>> {
    * 商品明细
    */
   bodyList?: {}[];
+  /**
+   * 发货状态；字典 sales_order_status
+   */
+  sendStatus?: string;
 }
 
 /**
@@ -4002,6 +4640,10 @@ export interface SalesOutBody extends Partial<Omit<BaseRow, 'id'>> {
    * 销售金额(不含税)；精确小数（字符串）
    */
   salesAmt?: string;
+  /**
+   * 已开票数量；精确小数（字符串）
+   */
+  invoiceQty?: string;
 }
 
 /**
@@ -4144,6 +4786,10 @@ export interface SalesOut extends Partial<Omit<BaseRow, 'id'>> {
    * 商品明细
    */
   bodyList?: {}[];
+  /**
+   * 开票状态；字典 invoice_status
+   */
+  invoiceStatus?: string;
 }
 
 /**
@@ -5949,10 +6595,15 @@ export interface Entities {
   'staff-profile': StaffProfile;
   'purchase-in-body': PurchaseInBody;
   'purchase-in': PurchaseIn;
+  'purchase-invoice-body': PurchaseInvoiceBody;
+  'purchase-invoice': PurchaseInvoice;
   'purchase-order-body': PurchaseOrderBody;
+  'purchase-order-exceed': PurchaseOrderExceed;
   'purchase-order': PurchaseOrder;
   'purchase-return-body': PurchaseReturnBody;
   'purchase-return': PurchaseReturn;
+  'sales-invoice-body': SalesInvoiceBody;
+  'sales-invoice': SalesInvoice;
   'sales-order-body': SalesOrderBody;
   'sales-order': SalesOrder;
   'sales-out-body': SalesOutBody;

@@ -373,7 +373,9 @@ export interface Endpoint {
     | "documentPull"
     | "documentPullCheck"
     | "documentGenerate"
-    | "documentPostings";
+    | "documentPostings"
+    | "documentOpenLines"
+    | "documentGrouped";
   /**
    * Name of a hand-written handler (op custom).
    */
@@ -824,6 +826,10 @@ export interface Document {
       lineField: string;
       qtyField: string;
     };
+    /**
+     * Every line must come from a source line (an invoice only invoices what was received).
+     */
+    required?: boolean;
   };
   transitions: {
     action: string;

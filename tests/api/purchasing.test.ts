@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { databases, startTestServer, type TestServer } from '../support/server.ts';
 import { expectOk, signedIn, type Api } from '../support/client.ts';
+import { Dec } from '../../src/shared/money/index.ts';
 import { BASES, approvedBill, lines, makeGoods, makeWorld, stockOf, type World } from '../support/bills.ts';
 
 describe.each(databases())('purchasing ($name)', ({ databaseUrl }) => {
@@ -136,5 +137,61 @@ describe.each(databases())('purchasing ($name)', ({ databaseUrl }) => {
     }
     const negative = await admin.post(`${BASES.purchaseIn}/draft`, body('-1'));
     expect(negative.body.success).toBe(false);
+  });
+
+  test('purchase invoice: the supplier\'s posted inbound lines, invoiced in full to the cent; never more than received; a flush gives them back', async () => {
+    const v = await makeWorld(admin, { goods: 2 });
+    const po = await approvedBill(admin, BASES.purchaseOrder, { supplierId: v.supplierId, depotId: v.depots[0], bodyList: lines(v, [{ goods: v.goods[0], qty: '10', purchasePrice: '3.33' }]) });
+    const take = (qty: string) => ({ supplierId: v.supplierId, depotId: v.depots[0], bodyList: lines(v, [{ goods: v.goods[0], qty, purchasePrice: '3.33', sourceBodyId: po.bodyList[0].id }]) });
+    const in1 = await approvedBill(admin, BASES.purchaseIn, take('6'), { post: true });
+    const in2 = await approvedBill(admin, BASES.purchaseIn, take('4'), { post: true });
+    const draftOnly = expectOk(await admin.post(`${BASES.purchaseIn}/draft`, { supplierId: v.supplierId, depotId: v.depots[0], bodyList: lines(v, [{ goods: v.goods[1], qty: '1', purchasePrice: '1.00' }]) }));
+    const INVOICE = '/blade-purchase/purchaseinvoicehead';
+
+    const open = expectOk(await admin.post(`${INVOICE}/selectBySupplierId?supplierId=${v.supplierId}`, {}));
+    expect(open.map((l: { sourceBillNo: string; qty: string }) => [l.sourceBillNo, l.qty])).toEqual([[in1.billNo, '6.00'], [in2.billNo, '4.00']]);
+    expect(open.some((l: { sourceBillId: string }) => l.sourceBillId === draftOnly.id), 'a draft inbound is not invoiceable').toBe(false);
+    const grouped = expectOk(await admin.post(`${INVOICE}/selectBySupplierIdGroupOrder?supplierId=${v.supplierId}`, {}));
+    expect(grouped.map((g: { sourceBillNo: string; lines: unknown[] }) => [g.sourceBillNo, g.lines.length])).toEqual([[in1.billNo, 1], [in2.billNo, 1]]);
+
+    const invoice = await approvedBill(admin, INVOICE, { supplierId: v.supplierId, invoiceNo: 'FP0001', invoiceDate: '2026-11-25', bodyList: open }, { post: true });
+    expect(invoice).toMatchObject({ billStatus: '1306', totalQty: '10.00', totalAmt: new Dec(in1.totalAmt).plus(in2.totalAmt).toFixed(2), purchaseAmt: new Dec(in1.purchaseAmt).plus(in2.purchaseAmt).toFixed(2) });
+    for (const inbound of [in1, in2]) {
+      const seen = await detail(BASES.purchaseIn, inbound.id);
+      expect(seen.invoiceStatus).toBe('2604');
+      expect(seen.bodyList[0].invoiceQty).toBe(seen.bodyList[0].qty);
+    }
+    expect(expectOk(await admin.post(`${INVOICE}/selectBySupplierId?supplierId=${v.supplierId}`, {}))).toEqual([]);
+    const groups = expectOk(await admin.get(`${INVOICE}/detailGroupOrder`, { id: invoice.id })).groups;
+    expect(groups.map((g: { sourceBillNo: string }) => g.sourceBillNo)).toEqual([in1.billNo, in2.billNo]);
+
+    // More than received, and a line that comes from no inbound: refused.
+    const tooMuch = await admin.post(`${INVOICE}/draft`, { supplierId: v.supplierId, bodyList: [{ ...open[0], qty: '1', purchaseAmt: undefined, totalAmt: undefined, taxAmt: undefined, finalAmt: undefined }] });
+    expect(tooMuch.body.msg).toContain('第1行：数量超过源单未完成数量（源单 6，已生成 6，本次 1）');
+    const loose = await admin.post(`${INVOICE}/draft`, { supplierId: v.supplierId, bodyList: lines(v, [{ goods: v.goods[0], qty: '1', purchasePrice: '3.33' }]) });
+    expect(loose.body.msg).toBe('第1行：请从采购入库单选择明细');
+
+    expectOk(await admin.get(`${INVOICE}/manualInvoice`, { id: invoice.id, invoiceNo: 'FP0002', invoiceDate: '2026-11-26' }));
+    const withNumber = await detail(INVOICE, invoice.id);
+    expect(withNumber).toMatchObject({ invoiceNo: 'FP0002', invoiceDate: '2026-11-26' });
+    expectOk(await admin.get(`${INVOICE}/flush`, { id: invoice.id, version: withNumber.version }));
+    expect((await detail(BASES.purchaseIn, in1.id)).invoiceStatus).toBe('2601');
+    expect(expectOk(await admin.post(`${INVOICE}/selectBySupplierId?supplierId=${v.supplierId}`, {}))).toHaveLength(2);
+  });
+
+  test('sales invoice: the customer\'s posted outbound lines, partly invoiced (部分开票)', async () => {
+    const v = await makeWorld(admin, { goods: 1 });
+    await approvedBill(admin, BASES.purchaseIn, { supplierId: v.supplierId, depotId: v.depots[0], bodyList: lines(v, [{ goods: v.goods[0], qty: '10', purchasePrice: '1.00' }]) }, { post: true });
+    const out = await approvedBill(admin, BASES.salesOut, { customerId: v.customers[0], depotId: v.depots[0], bodyList: lines(v, [{ goods: v.goods[0], qty: '5', taxPrice: '9.99' }]) }, { post: true });
+    const INVOICE = '/blade-sales/salesinvoicehead';
+    const open = expectOk(await admin.post(`${INVOICE}/selectByCustomerId?customerId=${v.customers[0]}`, {}));
+    expect(open.map((l: { qty: string; totalAmt: string }) => [l.qty, l.totalAmt])).toEqual([['5.00', '49.95']]);
+    const part = { ...open[0], qty: '2', salesAmt: undefined, totalAmt: undefined, taxAmt: undefined, finalAmt: undefined };
+    const invoice = await approvedBill(admin, INVOICE, { customerId: v.customers[0], bodyList: [part] }, { post: true });
+    expect(invoice).toMatchObject({ totalQty: '2.00', totalAmt: '19.98' });
+    const seen = await detail(BASES.salesOut, out.id);
+    expect(seen.invoiceStatus).toBe('2603');
+    expect(seen.bodyList[0].invoiceQty).toBe('2.00');
+    expect(expectOk(await admin.post(`${INVOICE}/selectByCustomerId?customerId=${v.customers[0]}`, {}))[0].qty).toBe('3.00');
   });
 });

@@ -260,6 +260,8 @@ export async function runOp(ctx: Ctx, model: Model, endpoint: EndpointDef): Prom
     case 'documentPullCheck':
     case 'documentGenerate':
     case 'documentPostings':
+    case 'documentOpenLines':
+    case 'documentGrouped':
       return { data: await runDocumentOp(ctx, model, endpoint) };
     case 'custom':
       throw new ApiError(500, `custom op dispatched to runOp: ${endpoint.handler}`);

@@ -12,7 +12,7 @@ import { badRequest } from '../../errors.ts';
 import { documentOf, transitionOf } from '../../../shared/document.ts';
 import { documentModel, loadBill, tenantPlaces } from './context.ts';
 import { applyAction, billHistory, saveBill, type ActionParams } from './transitions.ts';
-import { generateFromNumber, pullFromSource, sourceModel } from './sources.ts';
+import { generateFromNumber, groupBySource, openSourceLines, pullFromSource, sourceModel } from './sources.ts';
 import { withIdempotency } from './idempotency.ts';
 import { relationChain } from './relations.ts';
 import type { Services } from '../../services.ts';
@@ -77,6 +77,14 @@ export async function runDocumentOp(ctx: Ctx, model: Model, endpoint: EndpointDe
       const party = await services.store.find(services.internal.partyLedger, actor.tenantId, { where: { billId: id }, orderBy: [{ column: 'create_time', dir: 'asc' }, { column: 'id', dir: 'asc' }] });
       await fillNames(ctx, stock);
       return { stock, party };
+    }
+    case 'documentOpenLines': {
+      const lines = await openSourceLines(services, actor, dm, { ...ctx.params, ...body(ctx) });
+      return endpoint.params?.grouped ? groupBySource(lines) : lines;
+    }
+    case 'documentGrouped': {
+      const bill = await loadBill(services, actor, dm, requireId(ctx));
+      return { ...bill, groups: groupBySource((bill[dm.doc.lines ?? 'lines'] as Row[]) ?? []) };
     }
     default:
       throw badRequest(`不支持的单据操作 ${endpoint.op}`);

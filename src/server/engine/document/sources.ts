@@ -12,7 +12,9 @@ import { Dec, type Decimal, type Places } from '../../../shared/money/index.ts';
 import { formatDateTime } from '../../../shared/dates.ts';
 import { fillLookups } from '../lookups.ts';
 import { computeBillLines, type SourceLine } from './lines.ts';
-import { documentConfig, documentModel, loadBill, stateName, type DocumentModel } from './context.ts';
+import { documentConfig, documentModel, loadBill, stateName, tenantPlaces, type DocumentModel } from './context.ts';
+import { loadLines } from '../lines.ts';
+import type { Condition } from '../query.ts';
 
 const blank = (v: unknown) => v === undefined || v === null || v === '';
 
@@ -65,6 +67,10 @@ async function sourceLines(services: Services, actor: Actor, source: DocumentMod
  * figures (should-quantity and amount) the line calculation uses.
  */
 export async function checkAgainstSources(services: Services, actor: Actor, dm: DocumentModel, lines: Row[], billId?: string): Promise<Map<string, SourceLine>> {
+  if (dm.doc.source?.required) {
+    const index = lines.findIndex((l) => blank(l.sourceBodyId));
+    if (index >= 0) throw badRequest(`第${index + 1}行：请从${sourceModel(services, dm).model.title}选择明细`);
+  }
   const ids = [...new Set(lines.map((l) => l.sourceBodyId).filter((v) => !blank(v)).map(String))];
   if (!ids.length || !dm.doc.source) return new Map();
   const source = sourceModel(services, dm);
@@ -117,19 +123,11 @@ async function overAllowance(services: Services, actor: Actor, dm: DocumentModel
 
 const COPIED_LINE_FIELDS = ['commInfoId', 'unitId', 'taxPrice', 'taxRate', 'taxRateId', 'discountRate', 'isGift', 'depotId', 'couponAmt'];
 
-/** A new, unsaved bill of `dm` from source bills: head from the first, lines with their open quantities. */
-async function draftFrom(services: Services, actor: Actor, dm: DocumentModel, source: DocumentModel, heads: Row[], places: Places): Promise<Row> {
+/** Lines of `dm` for the open quantities of the source bills' lines (none when all are taken). */
+export async function openLinesFrom(services: Services, actor: Actor, dm: DocumentModel, source: DocumentModel, heads: Row[], places: Places): Promise<Row[]> {
   const lineIds = heads.flatMap((h) => ((h[source.doc.lines!] as Row[]) ?? []).map((l) => String(l.id)));
   const taken = await takenBySource(services, actor, dm, lineIds);
   const returns = dm.doc.source?.limit === 'returnable';
-  const first = heads[0];
-  const head: Row = {
-    [dm.doc.dateField ?? 'billDate']: formatDateTime().slice(0, 10),
-    sourceBillId: String(first.id),
-    sourceBillNo: String(first[source.doc.numberField] ?? ''),
-    sourceBillType: source.doc.billType,
-  };
-  for (const f of [dm.doc.partnerField, dm.doc.depotField, 'staffId', 'deptId']) if (f && !blank(first[f])) head[f] = first[f];
   const priceField = dm.doc.amounts?.price;
   const raw: Row[] = [];
   const sources = new Map<string, SourceLine>();
@@ -138,7 +136,12 @@ async function draftFrom(services: Services, actor: Actor, dm: DocumentModel, so
       const total = new Dec(String(l.qty ?? '0'));
       const open = total.abs().minus(taken.get(String(l.id))?.abs() ?? 0);
       if (!open.gt(0)) continue;
-      const line: Row = { sourceBillId: String(h.id), sourceBillNo: String(h[source.doc.numberField] ?? ''), sourceBodyId: String(l.id) };
+      const line: Row = {
+        sourceBillId: String(h.id),
+        sourceBillNo: String(h[source.doc.numberField] ?? ''),
+        sourceBillDate: h[source.doc.dateField ?? 'billDate'] ?? '',
+        sourceBodyId: String(l.id),
+      };
       for (const f of COPIED_LINE_FIELDS) if (!blank(l[f])) line[f] = l[f];
       if (priceField && !blank(l[priceField])) line[priceField] = l[priceField];
       if (blank(line.depotId) && dm.doc.depotField && !blank(h[dm.doc.depotField])) line.depotId = h[dm.doc.depotField];
@@ -147,9 +150,24 @@ async function draftFrom(services: Services, actor: Actor, dm: DocumentModel, so
       raw.push(line);
     }
   }
-  if (!raw.length) throw badRequest(returns ? '源单商品已全部退货' : `源单商品已全部生成${dm.model.title}`);
+  if (!raw.length) return [];
   const lines = computeBillLines(dm.doc, dm.lineModel!, raw, places, sources);
   await fillLookups(services, dm.lineModel!, actor.tenantId, lines);
+  return lines;
+}
+
+/** A new, unsaved bill of `dm` from source bills: head from the first, lines with their open quantities. */
+async function draftFrom(services: Services, actor: Actor, dm: DocumentModel, source: DocumentModel, heads: Row[], places: Places): Promise<Row> {
+  const first = heads[0];
+  const head: Row = {
+    [dm.doc.dateField ?? 'billDate']: formatDateTime().slice(0, 10),
+    sourceBillId: String(first.id),
+    sourceBillNo: String(first[source.doc.numberField] ?? ''),
+    sourceBillType: source.doc.billType,
+  };
+  for (const f of [dm.doc.partnerField, dm.doc.depotField, 'staffId', 'deptId']) if (f && !blank(first[f])) head[f] = first[f];
+  const lines = await openLinesFrom(services, actor, dm, source, heads, places);
+  if (!lines.length) throw badRequest(dm.doc.source?.limit === 'returnable' ? '源单商品已全部退货' : `源单商品已全部生成${dm.model.title}`);
   await fillLookups(services, dm.model, actor.tenantId, [head]);
   return { ...head, [dm.doc.lines!]: lines };
 }
@@ -183,4 +201,48 @@ export async function generateFromNumber(services: Services, actor: Actor, dm: D
   const heads = [];
   for (const h of candidates) heads.push(await loadBill(services, actor, source, String(h.id)));
   return draftFrom(services, actor, dm, source, heads, places);
+}
+
+/** Most source bills one open-lines call reads (a partner's un-invoiced inbounds of about a year). */
+const OPEN_LINES_MAX_BILLS = 500;
+
+/**
+ * selectBySupplierId / selectByCustomerId: the partner's source bills in a state that may be
+ * taken (posted inbounds for an invoice), as lines of this bill with their open quantities.
+ * Filters: the partner (by this bill's partner field), sourceBillNo, billDateStart / billDateEnd.
+ */
+export async function openSourceLines(services: Services, actor: Actor, dm: DocumentModel, query: Row): Promise<Row[]> {
+  const source = sourceModel(services, dm);
+  const partnerField = dm.doc.partnerField;
+  const partner = partnerField ? query[partnerField] : undefined;
+  if (!partnerField || blank(partner)) throw badRequest(dm.doc.source?.resource.startsWith('sales') ? '请选择客户' : '请选择供应商');
+  const where: Row = { [source.doc.partnerField ?? partnerField]: String(partner), [source.doc.statusField]: dm.doc.source!.states ?? [] };
+  if (!blank(query.sourceBillNo)) where[source.doc.numberField] = String(query.sourceBillNo);
+  const dateField = source.doc.dateField ?? 'billDate';
+  const dateModel = source.model.filterable.get(dateField)!;
+  const conditions: Condition[] = [
+    ...(blank(query.billDateStart) ? [] : [{ field: dateModel, op: '_ge', value: String(query.billDateStart) }]),
+    ...(blank(query.billDateEnd) ? [] : [{ field: dateModel, op: '_le', value: String(query.billDateEnd) }]),
+  ];
+  const heads = await services.store.find(source.model, actor.tenantId, {
+    where,
+    conditions,
+    orderBy: [{ column: source.model.filterable.get(dateField)!.column, dir: 'asc' }, { column: 'id', dir: 'asc' }],
+    limit: OPEN_LINES_MAX_BILLS,
+  });
+  if (!heads.length) return [];
+  await loadLines(services, actor.tenantId, source.model, heads, { lookups: false });
+  return openLinesFrom(services, actor, dm, source, heads, await tenantPlaces(services, actor.tenantId));
+}
+
+/** Lines grouped by their source bill, in order of first appearance (the …GroupOrder calls). */
+export function groupBySource(lines: Row[]): Row[] {
+  const groups = new Map<string, Row>();
+  for (const line of lines) {
+    const key = String(line.sourceBillId ?? '');
+    let group = groups.get(key);
+    if (!group) groups.set(key, (group = { sourceBillId: line.sourceBillId ?? '', sourceBillNo: line.sourceBillNo ?? '', sourceBillDate: line.sourceBillDate ?? '', lines: [] as Row[] }));
+    (group.lines as Row[]).push(line);
+  }
+  return [...groups.values()];
 }
