@@ -767,6 +767,13 @@ export interface Document {
     config?: string;
   };
   /**
+   * Counter payment: the amount handed over (received) and the change given back (change = received − finalAmt, computed on save); less than the final amount is refused.
+   */
+  cash?: {
+    received: string;
+    change: string;
+  };
+  /**
    * What accounting writes: stock movements (direction × line quantity) and a party open item.
    */
   posting?: {
@@ -782,6 +789,10 @@ export interface Document {
      * Receivable (customer) or payable (supplier) open item of the bill's final amount.
      */
     party?: "AR" | "AP";
+    /**
+     * Paid on the spot (retail): the open item and its receipt are written together and net to zero on the partner's balance; a sale to no partner (walk-in) writes none.
+     */
+    receipt?: boolean;
   };
   /**
    * The bill this one is generated from (inbound from order, return from sale).

@@ -176,7 +176,13 @@ export async function syncTenant(services: Services, tenantId: string): Promise<
       if (missing.length && (key || !rows.length)) await store.insertMany(model, actor, missing, db);
     }
 
-    // A numbering rule for every bill type of the menu tree.
+    // A numbering rule for every bill type of the menu tree, and of bills that have no menu leaf.
+    for (const model of registry.models.values()) {
+      const billType = model.resource?.document?.billType;
+      if (!billType || billTypes.some((b) => b.billType === billType)) continue;
+      const code = model.name.replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
+      billTypes.push({ billType, code, name: model.title });
+    }
     const rules = await store.find(services.m('billrule'), tenantId, {}, db);
     const haveRules = new Set(rules.map((r) => String(r.billType)));
     const newRules = billTypes.filter((b) => !haveRules.has(b.billType));

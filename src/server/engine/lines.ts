@@ -129,8 +129,9 @@ export async function saveLines(
   parentId: string,
   data: Row,
   opts: { trusted?: boolean } = {},
-): Promise<void> {
+): Promise<Record<string, Row[]>> {
   const { store } = services;
+  const saved: Record<string, Row[]> = {};
   for (const line of lineFields(model)) {
     const items = data[line.field];
     if (!Array.isArray(items)) continue;
@@ -158,8 +159,10 @@ export async function saveLines(
     }
     await checkLineUnique(services, actor, child, rows, line.parentField);
     await store.upsertMany(child, actor, rows, stored);
+    saved[line.field] = rows;
     const keep = new Set(rows.filter((r) => r.id).map((r) => String(r.id)));
     const gone = [...stored.keys()].filter((id) => !keep.has(id));
     if (gone.length) await store.softRemove(child, actor, gone);
   }
+  return saved;
 }

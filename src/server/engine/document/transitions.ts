@@ -20,7 +20,7 @@ import { checkAgainstSources } from './sources.ts';
 import { writeRelations } from './relations.ts';
 import { updateSourceProgress } from './progress.ts';
 import { asBill, documentConfig, loadBill, mustTransition, presentBill, stateName, tenantPlaces, type DocumentModel } from './context.ts';
-import type { Places } from '../../../shared/money/index.ts';
+import { Dec, fixed, type Decimal, type Places } from '../../../shared/money/index.ts';
 
 const blank = (v: unknown) => v === undefined || v === null || v === '';
 
@@ -95,6 +95,7 @@ export async function saveBill(services: Services, actor: Actor, dm: DocumentMod
   const fee = allocateBillFees(doc, input, lines, await documentConfig(services, actor.tenantId), places);
   if (doc.fees && fee !== undefined) head[doc.fees.head] = fee;
   Object.assign(head, billTotals(doc, lines, places));
+  if (doc.cash) Object.assign(head, counterChange(doc, input, String(head.finalAmt ?? '0'), places));
   head[doc.statusField] = t.to;
   head.billType = doc.billType;
   if (doc.dateField && blank(head[doc.dateField])) head[doc.dateField] = formatDateTime().slice(0, 10);
@@ -121,13 +122,30 @@ export async function saveBill(services: Services, actor: Actor, dm: DocumentMod
       billId = id;
       before = String(existing[doc.statusField] ?? '');
     }
-    if (doc.lines) await saveLines(services, actor, model, billId, { [doc.lines]: lines }, { trusted: true });
-    const number = String((await store.get(model, actor.tenantId, billId))?.[doc.numberField] ?? '');
+    const saved = doc.lines ? (await saveLines(services, actor, model, billId, { [doc.lines]: lines }, { trusted: true }))[doc.lines] : [];
+    const stored = (await store.get(model, actor.tenantId, billId))!;
+    const number = String(stored[doc.numberField] ?? '');
     await writeRelations(services, actor, dm, billId, number, head, lines);
     await recordAction(services, actor, dm, t, billId, before, who, blank(input.remark) ? undefined : String(input.remark));
+    // A counter sale is saved and posted in one step (its transition saves and posts).
+    if (t.effect === 'post') await postSaved(services, actor, dm, { ...stored, [doc.lines ?? 'lines']: saved }, places, formatDateTime());
     return billId;
   });
   return loadBill(services, actor, dm, saved, places);
+}
+
+/** Counter payment: what was handed over and the change; less than the bill's final amount is refused. */
+function counterChange(doc: DocumentModel['doc'], input: Row, final: string, places: Places): Row {
+  const { received, change } = doc.cash!;
+  const raw = blank(input[received]) ? final : String(input[received]).trim();
+  let paid: Decimal;
+  try {
+    paid = new Dec(raw);
+  } catch {
+    throw badRequest('实收金额格式不正确', { fieldErrors: { [received]: '实收金额格式不正确' } });
+  }
+  if (paid.lt(final)) throw badRequest(`实收金额不能少于应收金额 ${fixed(final, places.amount)}`, { fieldErrors: { [received]: '实收金额不能少于应收金额' } });
+  return { [received]: fixed(paid, places.amount), [change]: fixed(paid.minus(final), places.amount) };
 }
 
 export interface ActionParams {
@@ -184,25 +202,39 @@ export async function applyAction(services: Services, actor: Actor, dm: Document
     const head = { ...existing, ...set, version: version + 1, updateUser: actor.userId, updateTime: now };
     if (!t.effect) return { head };
     const lines = await storedLines(services, actor, dm, id);
-    const bill = asBill(dm, { ...head, [doc.lines ?? 'lines']: lines }, places);
     if (t.effect === 'reverse') {
-      await reverseBill(services, actor, bill);
+      await reverseBill(services, actor, asBill(dm, { ...head, [doc.lines ?? 'lines']: lines }, places));
       await updateSourceProgress(services, actor, dm, lines, places);
       return { head, lines };
     }
-    const stock = await postBill(services, actor, bill);
-    await updateSourceProgress(services, actor, dm, lines, places);
-    if (!stock || !dm.lineModel) return { head, lines };
-    await store.updateMany(dm.lineModel, actor, stock.lineCosts, now);
-    if (model.fields.has('costAmt')) await store.updateMany(model, actor, [{ id, costAmt: stock.costAmt }], now);
-    const costs = new Map(stock.lineCosts.map((c) => [c.id, c]));
-    return {
-      head: model.fields.has('costAmt') ? { ...head, costAmt: stock.costAmt } : head,
-      lines: lines.map((l) => ({ ...l, ...costs.get(String(l.id)), updateUser: actor.userId, updateTime: now })),
-    };
+    return postSaved(services, actor, dm, { ...head, [doc.lines ?? 'lines']: lines }, places, now);
   });
   if (done.deleted) return done.deleted;
   return answerBill(services, actor, dm, done.head!, done.lines, places);
+}
+
+/**
+ * Posts a bill whose head and lines are in hand (inside the caller's transaction): the ledgers,
+ * the lines' costs, the source's progress. Answers head and lines as they now stand.
+ */
+async function postSaved(services: Services, actor: Actor, dm: DocumentModel, bill: Row, places: Places, now: string): Promise<{ head: Row; lines: Row[] }> {
+  const { doc, model } = dm;
+  const { store } = services;
+  const collection = doc.lines ?? 'lines';
+  const lines = (bill[collection] as Row[]) ?? [];
+  const { [collection]: _lines, ...head } = bill;
+  void _lines;
+  const id = String(head.id);
+  const stock = await postBill(services, actor, asBill(dm, bill, places));
+  await updateSourceProgress(services, actor, dm, lines, places);
+  if (!stock || !dm.lineModel) return { head, lines };
+  await store.updateMany(dm.lineModel, actor, stock.lineCosts, now);
+  if (model.fields.has('costAmt')) await store.updateMany(model, actor, [{ id, costAmt: stock.costAmt }], now);
+  const costs = new Map(stock.lineCosts.map((c) => [c.id, c]));
+  return {
+    head: model.fields.has('costAmt') ? { ...head, costAmt: stock.costAmt } : head,
+    lines: lines.map((l) => ({ ...l, ...costs.get(String(l.id)), updateUser: actor.userId, updateTime: now })),
+  };
 }
 
 /**
