@@ -2739,6 +2739,108 @@ export interface StaffProfile extends Partial<Omit<BaseRow, 'id'>> {
 }
 
 /**
+ * 采购明细查询（/blade-purchase/purchasedetailinquiry）
+ */
+export interface PurchaseDetailInquiry extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 单据类型；字典 bill_type
+   */
+  billType?: string;
+  /**
+   * 单据
+   */
+  billId?: string;
+  /**
+   * 单据编号
+   */
+  billNo?: string;
+  /**
+   * 单据日期
+   */
+  billDate?: string;
+  /**
+   * 供应商；→ supplier
+   */
+  supplierId?: string;
+  /**
+   * 供应商名称
+   */
+  bartererName?: string;
+  /**
+   * 仓库；→ depot
+   */
+  depotId?: string;
+  /**
+   * 仓库名称
+   */
+  depotName?: string;
+  /**
+   * 商品；→ goods
+   */
+  commInfoId?: string;
+  /**
+   * 商品编码
+   */
+  commInfoCode?: string;
+  /**
+   * 商品名称
+   */
+  commInfoName?: string;
+  /**
+   * 规格
+   */
+  standard?: string;
+  /**
+   * 单位
+   */
+  unitId?: string;
+  /**
+   * 单位名称
+   */
+  unitName?: string;
+  /**
+   * 数量；精确小数（字符串）
+   */
+  qty?: string;
+  /**
+   * 单价(不含税)；精确小数（字符串）
+   */
+  purchasePrice?: string;
+  /**
+   * 含税单价；精确小数（字符串）
+   */
+  taxPrice?: string;
+  /**
+   * 税率(%)；精确小数（字符串）
+   */
+  taxRate?: string;
+  /**
+   * 金额(不含税)；精确小数（字符串）
+   */
+  purchaseAmt?: string;
+  /**
+   * 税额；精确小数（字符串）
+   */
+  taxAmt?: string;
+  /**
+   * 价税合计；精确小数（字符串）
+   */
+  totalAmt?: string;
+  /**
+   * 赠品；字典 yes_no
+   */
+  isGift?: number;
+  /**
+   * 成本金额；精确小数（字符串）
+   */
+  costAmt?: string;
+}
+
+/**
  * 采购入库单明细（/blade-purchase/purchaseinbody）
  */
 export interface PurchaseInBody extends Partial<Omit<BaseRow, 'id'>> {
@@ -3503,6 +3605,80 @@ export interface PurchaseOrderExceed extends Partial<Omit<BaseRow, 'id'>> {
 }
 
 /**
+ * 采购订单查询（/blade-purchase/purchaseorderinquiry）
+ */
+export interface PurchaseOrderInquiry extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 单据编号
+   */
+  billNo?: string;
+  /**
+   * 单据日期
+   */
+  billDate?: string;
+  /**
+   * 单据状态；字典 bill_status
+   */
+  billStatus?: string;
+  /**
+   * 入库状态；字典 purchase_order_status
+   */
+  inStatus?: string;
+  /**
+   * 供应商；→ supplier
+   */
+  supplierId?: string;
+  /**
+   * 供应商名称
+   */
+  bartererName?: string;
+  /**
+   * 仓库；→ depot
+   */
+  depotId?: string;
+  /**
+   * 仓库名称
+   */
+  depotName?: string;
+  /**
+   * 业务员；→ staff
+   */
+  staffId?: string;
+  /**
+   * 业务员姓名
+   */
+  staffName?: string;
+  /**
+   * 订单数量；精确小数（字符串）
+   */
+  totalQty?: string;
+  /**
+   * 价税合计；精确小数（字符串）
+   */
+  totalAmt?: string;
+  /**
+   * 应付金额；精确小数（字符串）
+   */
+  finalAmt?: string;
+  /**
+   * 已入库数量；精确小数（字符串）
+   */
+  inQty?: string;
+  /**
+   * 未入库数量；精确小数（字符串）
+   */
+  openQty?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+}
+
+/**
  * 采购订单（/blade-purchase/purchaseorderhead）
  */
 export interface PurchaseOrder extends Partial<Omit<BaseRow, 'id'>> {
@@ -3638,6 +3814,80 @@ export interface PurchaseOrder extends Partial<Omit<BaseRow, 'id'>> {
    * 入库状态；字典 purchase_order_status
    */
   inStatus?: string;
+}
+
+/**
+ * 采购价格查询（/blade-purchase/purchasepriceinquiry）
+ */
+export interface PurchasePriceInquiry extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 商品；→ goods
+   */
+  commInfoId?: string;
+  /**
+   * 商品编码
+   */
+  commInfoCode?: string;
+  /**
+   * 商品名称
+   */
+  commInfoName?: string;
+  /**
+   * 规格
+   */
+  standard?: string;
+  /**
+   * 单位
+   */
+  unitId?: string;
+  /**
+   * 单位名称
+   */
+  unitName?: string;
+  /**
+   * 供应商；→ supplier
+   */
+  supplierId?: string;
+  /**
+   * 供应商名称
+   */
+  bartererName?: string;
+  /**
+   * 最近单价；精确小数（字符串）
+   */
+  lastPrice?: string;
+  /**
+   * 最近日期
+   */
+  lastDate?: string;
+  /**
+   * 平均单价；精确小数（字符串）
+   */
+  avgPrice?: string;
+  /**
+   * 最低单价；精确小数（字符串）
+   */
+  minPrice?: string;
+  /**
+   * 最高单价；精确小数（字符串）
+   */
+  maxPrice?: string;
+  /**
+   * 单据数
+   */
+  billCount?: number;
+  /**
+   * 累计数量；精确小数（字符串）
+   */
+  totalQty?: string;
+  /**
+   * 累计金额(不含税)；精确小数（字符串）
+   */
+  totalAmt?: string;
 }
 
 /**
@@ -4513,6 +4763,112 @@ export interface Retail extends Partial<Omit<BaseRow, 'id'>> {
 }
 
 /**
+ * 销售明细查询（/blade-sales/salesdetailinquiry）
+ */
+export interface SalesDetailInquiry extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 单据类型；字典 bill_type
+   */
+  billType?: string;
+  /**
+   * 单据
+   */
+  billId?: string;
+  /**
+   * 单据编号
+   */
+  billNo?: string;
+  /**
+   * 单据日期
+   */
+  billDate?: string;
+  /**
+   * 客户；→ customer
+   */
+  customerId?: string;
+  /**
+   * 客户名称
+   */
+  bartererName?: string;
+  /**
+   * 仓库；→ depot
+   */
+  depotId?: string;
+  /**
+   * 仓库名称
+   */
+  depotName?: string;
+  /**
+   * 商品；→ goods
+   */
+  commInfoId?: string;
+  /**
+   * 商品编码
+   */
+  commInfoCode?: string;
+  /**
+   * 商品名称
+   */
+  commInfoName?: string;
+  /**
+   * 规格
+   */
+  standard?: string;
+  /**
+   * 单位
+   */
+  unitId?: string;
+  /**
+   * 单位名称
+   */
+  unitName?: string;
+  /**
+   * 数量；精确小数（字符串）
+   */
+  qty?: string;
+  /**
+   * 单价(不含税)；精确小数（字符串）
+   */
+  salesPrice?: string;
+  /**
+   * 含税单价；精确小数（字符串）
+   */
+  taxPrice?: string;
+  /**
+   * 税率(%)；精确小数（字符串）
+   */
+  taxRate?: string;
+  /**
+   * 金额(不含税)；精确小数（字符串）
+   */
+  salesAmt?: string;
+  /**
+   * 税额；精确小数（字符串）
+   */
+  taxAmt?: string;
+  /**
+   * 价税合计；精确小数（字符串）
+   */
+  totalAmt?: string;
+  /**
+   * 赠品；字典 yes_no
+   */
+  isGift?: number;
+  /**
+   * 成本金额；精确小数（字符串）
+   */
+  costAmt?: string;
+  /**
+   * 毛利；精确小数（字符串）
+   */
+  grossProfit?: string;
+}
+
+/**
  * 销售发票明细（/blade-sales/salesinvoicebody）
  */
 export interface SalesInvoiceBody extends Partial<Omit<BaseRow, 'id'>> {
@@ -4951,6 +5307,80 @@ export interface SalesOrderBody extends Partial<Omit<BaseRow, 'id'>> {
 }
 
 /**
+ * 销售订单查询（/blade-sales/salesorderinquiry）
+ */
+export interface SalesOrderInquiry extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 单据编号
+   */
+  billNo?: string;
+  /**
+   * 单据日期
+   */
+  billDate?: string;
+  /**
+   * 单据状态；字典 bill_status
+   */
+  billStatus?: string;
+  /**
+   * 发货状态；字典 sales_order_status
+   */
+  sendStatus?: string;
+  /**
+   * 客户；→ customer
+   */
+  customerId?: string;
+  /**
+   * 客户名称
+   */
+  bartererName?: string;
+  /**
+   * 仓库；→ depot
+   */
+  depotId?: string;
+  /**
+   * 仓库名称
+   */
+  depotName?: string;
+  /**
+   * 业务员；→ staff
+   */
+  staffId?: string;
+  /**
+   * 业务员姓名
+   */
+  staffName?: string;
+  /**
+   * 订单数量；精确小数（字符串）
+   */
+  totalQty?: string;
+  /**
+   * 价税合计；精确小数（字符串）
+   */
+  totalAmt?: string;
+  /**
+   * 应收金额；精确小数（字符串）
+   */
+  finalAmt?: string;
+  /**
+   * 已出库数量；精确小数（字符串）
+   */
+  outQty?: string;
+  /**
+   * 未出库数量；精确小数（字符串）
+   */
+  openQty?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+}
+
+/**
  * 销售订单（/blade-sales/salesorderhead）
  */
 export interface SalesOrder extends Partial<Omit<BaseRow, 'id'>> {
@@ -5382,6 +5812,80 @@ export interface SalesOut extends Partial<Omit<BaseRow, 'id'>> {
    * 开票状态；字典 invoice_status
    */
   invoiceStatus?: string;
+}
+
+/**
+ * 销售价格查询（/blade-sales/salespriceinquiry）
+ */
+export interface SalesPriceInquiry extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 商品；→ goods
+   */
+  commInfoId?: string;
+  /**
+   * 商品编码
+   */
+  commInfoCode?: string;
+  /**
+   * 商品名称
+   */
+  commInfoName?: string;
+  /**
+   * 规格
+   */
+  standard?: string;
+  /**
+   * 单位
+   */
+  unitId?: string;
+  /**
+   * 单位名称
+   */
+  unitName?: string;
+  /**
+   * 客户；→ customer
+   */
+  customerId?: string;
+  /**
+   * 客户名称
+   */
+  bartererName?: string;
+  /**
+   * 最近单价；精确小数（字符串）
+   */
+  lastPrice?: string;
+  /**
+   * 最近日期
+   */
+  lastDate?: string;
+  /**
+   * 平均单价；精确小数（字符串）
+   */
+  avgPrice?: string;
+  /**
+   * 最低单价；精确小数（字符串）
+   */
+  minPrice?: string;
+  /**
+   * 最高单价；精确小数（字符串）
+   */
+  maxPrice?: string;
+  /**
+   * 单据数
+   */
+  billCount?: number;
+  /**
+   * 累计数量；精确小数（字符串）
+   */
+  totalQty?: string;
+  /**
+   * 累计金额(不含税)；精确小数（字符串）
+   */
+  totalAmt?: string;
 }
 
 /**
@@ -7185,25 +7689,31 @@ export interface Entities {
   'leave': Leave;
   'rank-application': RankApplication;
   'staff-profile': StaffProfile;
+  'purchase-detail-inquiry': PurchaseDetailInquiry;
   'purchase-in-body': PurchaseInBody;
   'purchase-in': PurchaseIn;
   'purchase-invoice-body': PurchaseInvoiceBody;
   'purchase-invoice': PurchaseInvoice;
   'purchase-order-body': PurchaseOrderBody;
   'purchase-order-exceed': PurchaseOrderExceed;
+  'purchase-order-inquiry': PurchaseOrderInquiry;
   'purchase-order': PurchaseOrder;
+  'purchase-price-inquiry': PurchasePriceInquiry;
   'purchase-return-body': PurchaseReturnBody;
   'purchase-return': PurchaseReturn;
   'retail-body': RetailBody;
   'retail-return-body': RetailReturnBody;
   'retail-return': RetailReturn;
   'retail': Retail;
+  'sales-detail-inquiry': SalesDetailInquiry;
   'sales-invoice-body': SalesInvoiceBody;
   'sales-invoice': SalesInvoice;
   'sales-order-body': SalesOrderBody;
+  'sales-order-inquiry': SalesOrderInquiry;
   'sales-order': SalesOrder;
   'sales-out-body': SalesOutBody;
   'sales-out': SalesOut;
+  'sales-price-inquiry': SalesPriceInquiry;
   'sales-return-body': SalesReturnBody;
   'sales-return': SalesReturn;
   'api-scope': ApiScope;

@@ -243,6 +243,25 @@ export interface Table {
    * Text fields searched with a contains filter often enough to deserve a trigram index (pg_trgm on PostgreSQL).
    */
   search?: string[];
+  /**
+   * A read-only view over other tables (inquiries): created (replaced) at start after the tables. Its SELECT gives every base column (id, tenant_id, create_user, create_dept, create_time, update_user, update_time, status, is_deleted, version) and one column per stored entity field, decimals at storage scale; it is read like a table (lists, filters, paging, lookups) and never written. A write to any of `tables` clears what is cached of the view.
+   */
+  view?: {
+    /**
+     * Tables the view reads.
+     *
+     * @minItems 1
+     */
+    tables: string[];
+    /**
+     * The SELECT statement, the same on SQLite and PostgreSQL.
+     */
+    select: string;
+    /**
+     * A PostgreSQL spelling of the SELECT where it must differ.
+     */
+    postgres?: string;
+  };
 }
 /**
  * This interface was referenced by `ResourceFileSchema`'s JSON-Schema

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ServerConfig } from './config.ts';
 import { openDatabase, optimize } from './db/connect.ts';
-import { syncTable } from './db/ddl.ts';
+import { syncTable, syncView } from './db/ddl.ts';
 import { seed } from './db/seed.ts';
 import { loadRegistry } from './engine/registry.ts';
 import { JwtSigner, loadSecret } from './auth/jwt.ts';
@@ -30,6 +30,7 @@ export async function createServer(config: ServerConfig, opts: { schemasDir?: st
   };
   try {
     for (const model of [...registry.models.values(), ...Object.values(registry.internal)]) await syncTable(database, model);
+    for (const model of registry.models.values()) await syncView(database, model);
     const services = new Services(config, database, registry, new JwtSigner(loadSecret(config.dataDir, config.jwtSecret)), log);
     registerSystemHandlers(services);
     await seed(services);

@@ -23,6 +23,7 @@ export class Services {
     public log: (level: 'info' | 'warn' | 'error', msg: string, extra?: Record<string, unknown>) => void,
   ) {
     this.store = new Store(database);
+    for (const model of registry.models.values()) if (model.def.view) this.store.registerView(model.table, model.def.view.tables);
     this.perms = new Permissions(this);
   }
 

@@ -64,7 +64,20 @@ function allFields(model: Model): FieldModel[] {
  * Creates the table, or adds the columns a schema gained since the last start (additive migration).
  * A column that disappeared or changed type is refused: data would be lost or misread.
  */
+/**
+ * A view (table.view) is dropped and created again at every start, after the tables it reads:
+ * it holds no data, so nothing is lost, and a changed SELECT takes effect at once.
+ */
+export async function syncView(database: Database, model: Model): Promise<void> {
+  const view = model.def.view;
+  if (!view) return;
+  const select = database.kind === 'postgres' && view.postgres ? view.postgres : view.select;
+  await sql`drop view if exists ${sql.ref(model.table)}`.execute(database.db);
+  await sql`create view ${sql.ref(model.table)} as ${sql.raw(select)}`.execute(database.db);
+}
+
 export async function syncTable(database: Database, model: Model): Promise<'created' | 'altered' | 'unchanged'> {
+  if (model.def.view) return 'unchanged';
   await ensureStateTable(database);
   const fields = allFields(model);
   const wanted: Record<string, string> = {};

@@ -8,6 +8,7 @@ import { fillLookups } from './lookups.ts';
 import { keysWithChildren, nest, toNode, treeKey, treeParent } from './trees.ts';
 import { ApiError, badRequest, forbidden } from '../errors.ts';
 import { loadLines } from './lines.ts';
+import { formatFigures, tenantPlaces } from './document/context.ts';
 import { insertRecord, updateRecord } from './records.ts';
 import { documentPerm, runDocumentOp } from './document/http.ts';
 import { formatBillFigures } from './document/context.ts';
@@ -52,6 +53,8 @@ async function page(ctx: Ctx, model: Model, endpoint: EndpointDef, extraWhere: R
     offset: (current - 1) * size,
   });
   await fillLookups(ctx.services, model, caller.tenantId, rows);
+  // Inquiry views answer figures as bills do: at the tenant's places (8.00000, 36.16).
+  if (model.def.view) formatFigures(model, rows, await tenantPlaces(ctx.services, caller.tenantId));
   return { records: rows, total, size, current, pages: Math.ceil(total / size), orders: [] };
 }
 

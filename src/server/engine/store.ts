@@ -100,6 +100,7 @@ export class Store {
   }
 
   invalidate(table: string): void {
+    for (const view of this.viewsOf.get(table) ?? []) this.invalidate(view);
     this.readCache.delete(table);
     if (!this.searches.size) return;
     for (const [key, entry] of this.searches) {
@@ -159,7 +160,14 @@ export class Store {
    * transaction, so an unfiltered page total is one key lookup instead of counting a million rows.
    */
   private counted(model: Model): boolean {
-    return Boolean(model.resource);
+    return Boolean(model.resource) && !model.def.view;
+  }
+
+  /** Views by the tables they read: a write to one clears what is cached of them. */
+  private viewsOf = new Map<string, string[]>();
+
+  registerView(view: string, tables: string[]): void {
+    for (const t of tables) this.viewsOf.set(t, [...(this.viewsOf.get(t) ?? []), view]);
   }
 
   async adjustCount(model: Model, tenantId: string, delta: number, db: Db = this.db): Promise<void> {
@@ -320,6 +328,7 @@ export class Store {
   }
 
   async insert(model: Model, actor: Actor, data: Row, opts: { db?: Db; includeReadonly?: boolean } = {}): Promise<Row> {
+    if (model.def.view) assertWritable(model);
     const now = formatDateTime();
     const id = typeof data.id === 'string' && data.id ? data.id : nextId();
     const values: Row = {
@@ -345,6 +354,7 @@ export class Store {
 
   /** Bulk insert in chunks (seeds, imports): one statement per chunk instead of one per row. */
   async insertMany(model: Model, actor: Actor, rows: Row[], db: Db = this.db): Promise<void> {
+    if (model.def.view) assertWritable(model);
     const now = formatDateTime();
     const values = rows.map((data) => ({
       id: typeof data.id === 'string' && data.id ? data.id : nextId(),
@@ -665,5 +675,6 @@ export class Store {
 
 /** Insert-only tables (ledgers, logs) are never updated or deleted, whoever asks. */
 function assertWritable(model: Model): void {
+  if (model.def.view) throw badRequest(`${model.title}是查询视图，不能写入`);
   if (model.insertOnly) throw badRequest(`${model.title}只能新增，已写入的记录不能修改或删除`);
 }

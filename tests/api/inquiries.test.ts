@@ -1,0 +1,65 @@
+/**
+ * The purchase and sales inquiries (read-only views, table.view), on SQLite and PostgreSQL:
+ * orders with their progress, posted lines with returns negative and gross profit, prices per
+ * goods and partner (last, average, lowest, highest). A view is never written, and a write to a
+ * table it reads is seen at once.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { databases, startTestServer, type TestServer } from '../support/server.ts';
+import { expectOk, signedIn, type Api } from '../support/client.ts';
+import { BASES, approvedBill, lines, makeWorld, type World } from '../support/bills.ts';
+
+describe.each(databases())('inquiries ($name)', ({ databaseUrl }) => {
+  let server: TestServer;
+  let admin: Api;
+  let w: World;
+
+  beforeAll(async () => {
+    server = await startTestServer({ databaseUrl });
+    admin = await signedIn(server.url);
+    w = await makeWorld(admin, { goods: 2 });
+  });
+  afterAll(async () => server?.close());
+
+  const rows = async (path: string, query: Record<string, unknown>) => expectOk(await admin.get(path, { current: 1, size: 50, ...query })).records;
+
+  test('purchase: order progress, posted lines and prices per goods and supplier', async () => {
+    const [g] = w.goods;
+    const po = await approvedBill(admin, BASES.purchaseOrder, { supplierId: w.supplierId, depotId: w.depots[0], bodyList: lines(w, [{ goods: g, qty: '10', purchasePrice: '4.00' }]) });
+    let order = (await rows('/blade-purchase/purchaseorderinquiry/list', { supplierId: w.supplierId })).find((r: { id: string }) => r.id === po.id);
+    expect(order).toMatchObject({ totalQty: '10.00', inQty: '0.00', openQty: '10.00', inStatus: null });
+    const take = (qty: string, price: string) => ({ supplierId: w.supplierId, depotId: w.depots[0], bodyList: lines(w, [{ goods: g, qty, purchasePrice: price, sourceBodyId: po.bodyList[0].id }]) });
+    await approvedBill(admin, BASES.purchaseIn, take('6', '4.00'), { post: true });
+    order = (await rows('/blade-purchase/purchaseorderinquiry/list', { supplierId: w.supplierId })).find((r: { id: string }) => r.id === po.id);
+    expect(order, 'a write to the order is seen at once').toMatchObject({ inQty: '6.00', openQty: '4.00', inStatus: '2703', bartererName: expect.stringContaining('供应商') });
+    const second = await approvedBill(admin, BASES.purchaseIn, take('2', '5.00'), { post: true });
+
+    const details = await rows('/blade-purchase/purchasedetailinquiry/list', { supplierId: w.supplierId, commInfoId: g });
+    expect(details.map((d: { qty: string; purchasePrice: string }) => [d.qty, d.purchasePrice]).sort()).toEqual([['2.00', '5.00000'], ['6.00', '4.00000']]);
+    expect(details[0]).toMatchObject({ billType: '0812', commInfoName: expect.any(String), depotName: expect.any(String) });
+
+    const [price] = await rows('/blade-purchase/purchasepriceinquiry/list', { supplierId: w.supplierId, commInfoId: g });
+    // 6 × 4.00 + 2 × 5.00 = 34.00 over 8: 4.25000.
+    expect(price).toMatchObject({ lastPrice: '5.00000', avgPrice: '4.25000', minPrice: '4.00000', maxPrice: '5.00000', billCount: 2, totalQty: '8.00', totalAmt: '34.00', lastDate: second.billDate });
+
+    // A return shows as a negative line.
+    const ret = expectOk(await admin.get(`${BASES.purchaseReturn}/generate`, { poNo: second.billNo }));
+    await approvedBill(admin, BASES.purchaseReturn, ret, { post: true });
+    const after = await rows('/blade-purchase/purchasedetailinquiry/list', { supplierId: w.supplierId, commInfoId: g, billType: '0813' });
+    expect(after.map((d: { qty: string }) => d.qty)).toEqual(['-2.00']);
+
+    const write = await admin.post('/blade-purchase/purchasedetailinquiry/submit', { qty: '1' });
+    expect(write.status).toBe(404);
+    await expect(server.services.store.insert(server.services.m('purchase-detail-inquiry'), { tenantId: '000000', userId: '1' }, { qty: '1' })).rejects.toThrow('查询视图，不能写入');
+  });
+
+  test('sales: lines with cost and gross profit; price per customer', async () => {
+    const [, g] = w.goods;
+    await approvedBill(admin, BASES.purchaseIn, { supplierId: w.supplierId, depotId: w.depots[0], bodyList: lines(w, [{ goods: g, qty: '10', purchasePrice: '2.00' }]) }, { post: true });
+    await approvedBill(admin, BASES.salesOut, { customerId: w.customers[0], depotId: w.depots[0], bodyList: lines(w, [{ goods: g, qty: '3', taxPrice: '5.65' }]) }, { post: true });
+    const [line] = await rows('/blade-sales/salesdetailinquiry/list', { customerId: w.customers[0], commInfoId: g });
+    expect(line).toMatchObject({ billType: '0803', qty: '3.00', salesAmt: '15.00', costAmt: '6.00', grossProfit: '9.00' });
+    const [price] = await rows('/blade-sales/salespriceinquiry/list', { customerId: w.customers[0], commInfoId: g });
+    expect(price).toMatchObject({ lastPrice: '5.00000', avgPrice: '5.00000', totalQty: '3.00' });
+  });
+});
