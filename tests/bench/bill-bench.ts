@@ -16,17 +16,23 @@
  *    clicked into its editor, 20 digits typed 100 ms apart; key event → next animation frame and
  *    → after that frame's paint (rAF + MessageChannel, as form-bench), and the Event Timing API's
  *    duration of each keydown (rounded by chromium to 8 ms, reported only when ≥ 16 ms).
- *  - commits: 10 edits of qty (rows 500–509) committed with Enter (row and summary recompute,
+ *  - commits: 10 edits of qty (rows 500–504, twice each) committed with Enter (row and summary recompute,
  *    Enter moves on to the next cell's editor); Enter → next frame, → after paint, and → the frame
  *    whose summary row shows the new total.
  *
  * Two browser setups, like form-bench: 60 Hz (a frame waits for the next vsync, up to 16.7 ms,
  * whatever the page does) and the frame-rate limit off (next frame as soon as the page's work is
- * done — the page's own cost).
+ * done — the page's own cost). A third, the control, runs the same steps at 60 Hz on a 10-line
+ * draft (row 0), so what the 1,000 lines cost shows apart from what the page costs anyway.
+ * Long animation frames (LoAF) of the open are summed (scripts, forced style/layout, rendering).
  *
  *   npx tsx tests/bench/bill-bench.ts        (or npm run bench -- bill)
  *   BILL_BENCH_REUSE=1   reuse an existing build in BILL_BENCH_DIST instead of building
  *   BILL_BENCH_RUNS=n    runs per setup (default 5)
+ *   BILL_BENCH_SETUPS=…  some of vsync,uncapped,control (default all three)
+ *   BILL_BENCH_QUERY=q   appended to the history list's address (flags of an experimental build)
+ *   BILL_BENCH_DEBUG=1   per run: the calls after the click, the open's long frames and their
+ *                        scripts (mapped to sources), each key's and commit's latency
  *   BILL_BENCH_TRACE=1   also a devtools timeline trace of the keystrokes and commits: script,
  *                        style, layout, paint per key (the traced runs' own timings are inflated)
  *   BILL_BENCH_PROFILE=1 also a CPU profile (CDP Profiler) of the open and of the commits, self
@@ -51,14 +57,25 @@ const RUNS = Number(process.env.BILL_BENCH_RUNS ?? 5);
 const PROFILE = Boolean(process.env.BILL_BENCH_PROFILE);
 const DEBUG = Boolean(process.env.BILL_BENCH_DEBUG);
 const TRACE = Boolean(process.env.BILL_BENCH_TRACE);
+/** Appended to the history list's address (flags for an experimental build; empty normally). */
+const QUERY = process.env.BILL_BENCH_QUERY ? `?${process.env.BILL_BENCH_QUERY.replace(/^\?/, '')}` : '';
 const LINES = 1000;
 const GOODS = 10;
 const ROW = 500;
+/** The control: the same page and steps on a 10-line bill (row 0), to tell the 1,000 lines' share. */
+const CONTROL_LINES = 10;
 const KEYSTROKES = 20;
 const KEY_GAP_MS = 100;
 const COMMITS = 10;
 const RESOURCE = 'sales-out';
-const TOTAL_QTY = '1,000.00';
+
+/** A bill the bench opens and edits: its id, size, the row typed into and its qty total as shown. */
+interface BillCase {
+  id: string;
+  lines: number;
+  row: number;
+}
+const shownQty = (n: number) => n.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
 // ---------------------------------------------------------------------------------------------
 // Build: the project's vite config without its precompress plugin (it writes .br/.gz into
@@ -159,6 +176,8 @@ interface KeyFigures {
 
 interface SetupFigures {
   setup: string;
+  lines: number;
+  row: number;
   opens: OpenFigures[];
   keys: KeyFigures[];
 }
@@ -492,15 +511,15 @@ function inPage<A>(page: Page, fn: (args: A) => void, args: A): Promise<void> {
 
 const bench = (page: Page) => page.evaluate(() => (window as unknown as BenchWindow).__bill);
 
-async function openBill(page: Page, base: string, historyPath: string, billId: string, cdp?: CDPSession): Promise<OpenFigures> {
-  await page.goto(`${base}${historyPath}`);
+async function openBill(page: Page, base: string, historyPath: string, bill: BillCase, cdp?: CDPSession): Promise<OpenFigures> {
+  await page.goto(`${base}${historyPath}${QUERY}`);
   const list = page.getByTestId(`list-${RESOURCE}`);
-  const view = list.locator(`.ag-row[row-id="${billId}"] [data-testid=row-actions] button`, { hasText: '查看' });
+  const view = list.locator(`.ag-row[row-id="${bill.id}"] [data-testid=row-actions] button`, { hasText: '查看' });
   await view.waitFor({ timeout: 30_000 });
   // The list page settled (its calls done, its grid painted), as a clerk would see it before clicking.
   await page.waitForLoadState('networkidle');
   await page.waitForTimeout(500);
-  await inPage(page, installOpenWatcher, { resource: RESOURCE, total: TOTAL_QTY });
+  await inPage(page, installOpenWatcher, { resource: RESOURCE, total: shownQty(bill.lines) });
   await profiled(cdp, 'open (查看 → interactive)', async () => {
     await view.click();
     await page.waitForFunction(() => (window as unknown as BenchWindow).__bill.paintedAt !== undefined, null, { timeout: 60_000 });
@@ -593,13 +612,14 @@ async function goToRow(page: Page, target: number): Promise<void> {
   throw new Error(`row ${target} not reached (focused rows: ${seen.slice(0, 80).join(' ')} …)`);
 }
 
-async function typeAndCommit(page: Page, cdp?: CDPSession, tracer?: CDPSession): Promise<KeyFigures> {
+async function typeAndCommit(page: Page, bill: BillCase, cdp?: CDPSession, tracer?: CDPSession): Promise<KeyFigures> {
+  const { row } = bill;
   await inPage(page, installKeyWatcher, { resource: RESOURCE });
-  await goToRow(page, ROW);
+  await goToRow(page, row);
   await page.waitForTimeout(300);
 
-  // Keystrokes: 20 digits into the qty editor of row 500; then Escape (nothing committed).
-  await page.click(cellSelector(ROW));
+  // Keystrokes: 20 digits into the qty editor of row 500.
+  await page.click(cellSelector(row));
   await page.locator(editorInput).waitFor();
   await page.locator(editorInput).fill('');
   await page.waitForTimeout(200);
@@ -616,18 +636,20 @@ async function typeAndCommit(page: Page, cdp?: CDPSession, tracer?: CDPSession):
   await page.locator(editorInput).fill('1');
   await page.keyboard.press('Enter');
   await page.waitForTimeout(200);
-  await page.click(indexCell(ROW));
+  await page.click(indexCell(row));
   await page.waitForTimeout(200);
 
-  // Commits: qty 1 → 2 in rows 500…509, each committed with Enter (row and summary recompute).
+  // Commits: qty of rows 500…504 raised by one, twice each (1 → 2 → 3), each committed with Enter
+  // (row and summary recompute). Five rows: all in view (a lower one may sit under the scrollbar).
   {
     for (let i = 0; i < COMMITS; i++) {
-      await page.click(cellSelector(ROW + i));
+      const target = row + (i % 5);
+      await page.click(cellSelector(target));
       const input = page.locator(editorInput);
       await input.waitFor();
       await input.fill('');
-      await page.keyboard.press('2');
-      const expected = (LINES + i + 1).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+      await page.keyboard.press(String(2 + Math.floor(i / 5)));
+      const expected = shownQty(bill.lines + i + 1);
       await page.evaluate((total) => {
         const state = (window as unknown as BenchWindow).__bill;
         state.expectTotal = total;
@@ -642,7 +664,7 @@ async function typeAndCommit(page: Page, cdp?: CDPSession, tracer?: CDPSession):
       );
       await page.evaluate(() => ((window as unknown as BenchWindow).__bill.recording = 'off'));
       // Enter opened the next cell's editor: leave it unchanged (focus on the line number closes it).
-      await page.click(indexCell(ROW + i));
+      await page.click(indexCell(target));
       await page.waitForTimeout(100);
     }
   }
@@ -692,27 +714,34 @@ async function launch(unthrottled: boolean): Promise<{ context: BrowserContext; 
   };
 }
 
-async function prepare(server: TestServer): Promise<string> {
+/** 10 goods; the 1,000-line draft and the 10-line control, as a clerk's saved drafts. */
+async function prepare(server: TestServer): Promise<{ big: BillCase; small: BillCase }> {
   const api = await signedIn(server.url);
   const w = await makeWorld(api, { goods: GOODS });
-  const bill = expectOk(
-    await api.post(`${BASES.salesOut}/draft`, {
-      customerId: w.customers[0],
-      depotId: w.depots[0],
-      bodyList: lines(
-        w,
-        Array.from({ length: LINES }, (_, i) => ({ goods: w.goods[i % GOODS], qty: '1', taxPrice: '1.13', taxRate: '13' })),
-      ),
-    }),
-    `${BASES.salesOut}/draft`,
-  );
-  return String(bill.id);
+  const draft = async (count: number) =>
+    String(
+      expectOk(
+        await api.post(`${BASES.salesOut}/draft`, {
+          customerId: w.customers[0],
+          depotId: w.depots[0],
+          bodyList: lines(
+            w,
+            Array.from({ length: count }, (_, i) => ({ goods: w.goods[i % GOODS], qty: '1', taxPrice: '1.13', taxRate: '13' })),
+          ),
+        }),
+        `${BASES.salesOut}/draft`,
+      ).id,
+    );
+  return { big: { id: await draft(LINES), lines: LINES, row: ROW }, small: { id: await draft(CONTROL_LINES), lines: CONTROL_LINES, row: 0 } };
 }
 
-const SETUPS = [
-  { name: '60 Hz vsync', unthrottled: false },
-  { name: 'no frame-rate cap', unthrottled: true },
-];
+/** The profile and the trace, when asked for, are taken in the first setup only. */
+const ALL_SETUPS = [
+  { key: 'vsync', name: '60 Hz vsync', unthrottled: false, bill: 'big' },
+  { key: 'uncapped', name: 'no frame-rate cap', unthrottled: true, bill: 'big' },
+  { key: 'control', name: `control: a ${CONTROL_LINES}-line bill, 60 Hz vsync`, unthrottled: false, bill: 'small' },
+] as const;
+const SETUPS = process.env.BILL_BENCH_SETUPS ? ALL_SETUPS.filter((s) => process.env.BILL_BENCH_SETUPS!.split(',').includes(s.key)) : ALL_SETUPS;
 
 export async function runBillBench(): Promise<SetupFigures[]> {
   if (process.env.BILL_BENCH_REUSE && fs.existsSync(path.join(OUT_DIR, 'index.html'))) console.log(`(reusing the build in ${OUT_DIR})`);
@@ -724,9 +753,10 @@ export async function runBillBench(): Promise<SetupFigures[]> {
   const server = await startTestServer({ clientDir: OUT_DIR });
   const figures: SetupFigures[] = [];
   try {
-    const billId = await prepare(server);
+    const bills = await prepare(server);
     const historyPath = seededLeaves().find((m) => m.code === 'salesOut')!.historyPath!;
     for (const setup of SETUPS) {
+      const bill = bills[setup.bill];
       const browser = await launch(setup.unthrottled);
       const opens: OpenFigures[] = [];
       const keys: KeyFigures[] = [];
@@ -735,11 +765,11 @@ export async function runBillBench(): Promise<SetupFigures[]> {
         await signIn(first, server.url);
         for (let run = 0; run < RUNS; run++) {
           const page = await browser.context.newPage();
-          const cdp = PROFILE && !setup.unthrottled ? await page.context().newCDPSession(page) : undefined;
-          const open = await openBill(page, server.url, historyPath, billId, cdp);
+          const cdp = PROFILE && setup === SETUPS[0] ? await page.context().newCDPSession(page) : undefined;
+          const open = await openBill(page, server.url, historyPath, bill, cdp);
           opens.push(open);
-          const tracer = TRACE && !setup.unthrottled ? await page.context().newCDPSession(page) : undefined;
-          keys.push(await typeAndCommit(page, cdp, tracer));
+          const tracer = TRACE && setup === SETUPS[0] ? await page.context().newCDPSession(page) : undefined;
+          keys.push(await typeAndCommit(page, bill, cdp, tracer));
           if (DEBUG) {
             console.log(`[${setup.name} run ${run + 1}] open ${ms(open.visible)}; calls after the click:\n    ${open.calls.join('\n    ')}`);
             console.log('  long animation frames from the click to visible (ms from the click):');
@@ -758,7 +788,7 @@ export async function runBillBench(): Promise<SetupFigures[]> {
       } finally {
         await browser.close();
       }
-      figures.push({ setup: setup.name, opens, keys });
+      figures.push({ setup: setup.name, lines: bill.lines, row: bill.row, opens, keys });
     }
   } finally {
     await server.close();
@@ -768,14 +798,15 @@ export async function runBillBench(): Promise<SetupFigures[]> {
 
 export function showBillBench(figures: SetupFigures[]): void {
   console.log(
-    `\nBill page, a ${LINES}-line sales-out draft (production build, headless chromium, ${RUNS} runs per setup; targets: keystroke → next frame p95 ≤ 16 ms, open ≤ 1 s to interactive)`,
+    `\nBill page, a ${LINES}-line sales-out draft (production build, headless chromium, ${RUNS} runs per setup; targets: keystroke → next frame p95 ≤ 16 ms, open ≤ 1 s to interactive)` +
+      `\n  (a run: a fresh tab on the history list, 查看, ${KEYSTROKES} digits ${KEY_GAP_MS} ms apart in a qty editor, ${COMMITS} qty edits committed with Enter)`,
   );
-  for (const { setup, opens, keys } of figures) {
+  for (const { setup, lines: count, row, opens, keys } of figures) {
     const all = <K extends keyof KeyFigures>(k: K) => keys.flatMap((f) => f[k] as number[]);
     const of = <K extends keyof OpenFigures>(k: K) => opens.map((o) => o[k] as number);
     console.log(`\n  ${setup}`);
     console.log(
-      `    open (history list → 查看 → first rows + summary 1,000.00 painted): median ${ms(median(of('visible')))} (runs: ${of('visible').map((v) => v.toFixed(0)).join(', ')} ms)` +
+      `    open (history list → 查看 → first rows + summary ${shownQty(count)} painted): median ${ms(median(of('visible')))} (runs: ${of('visible').map((v) => v.toFixed(0)).join(', ')} ms)` +
         `; main thread quiet (500 ms without long tasks) median ${ms(median(of('quiet')))}`,
     );
     console.log(
@@ -787,22 +818,22 @@ export function showBillBench(figures: SetupFigures[]): void {
       `      long animation frames (> 50 ms) before visible, median: ${ms(median(of('frameMs')))}; in them scripts ${ms(median(of('scriptMs')))} ` +
         `(of which forced style/layout ${ms(median(of('forcedLayoutMs')))}), rendering phase (style, layout, paint) ${ms(median(of('renderMs')))}`,
     );
-    console.log(`    keystroke in the qty editor of row ${ROW} → next frame ${dist(all('keyFrame'))}`);
+    console.log(`    keystroke in the qty editor of row ${row} → next frame ${dist(all('keyFrame'))}`);
     console.log(`    keystroke → after paint                     ${dist(all('keyPaint'))}`);
     const slowKeys = all('keyEventSlow');
     console.log(
-      `    Event Timing: ${slowKeys.length} of ${keys.reduce((s, k) => s + k.keyEvents, 0)} keydowns ≥ 16 ms` + (slowKeys.length ? ` (${slowKeys.map((v) => v.toFixed(0)).join(', ')} ms)` : ''),
+      `    Event Timing: ${slowKeys.length} of ${keys.reduce((s, k) => s + k.keyEvents, 0)} keydowns ≥ 16 ms` + (slowKeys.length ? ` (those: p50 ${ms(percentile(slowKeys, 50))}, max ${ms(Math.max(...slowKeys))}; key → presented frame, 8 ms steps)` : ''),
     );
     console.log(`    commit (Enter: row + summary recompute) → next frame ${dist(all('commitFrame'))}`);
     console.log(`    commit → after paint                                ${dist(all('commitPaint'))}`);
     console.log(`    commit → frame showing the new summary total        ${dist(all('commitShown'))}`);
     const slowCommits = all('commitEventSlow');
     console.log(
-      `    Event Timing: ${slowCommits.length} of ${all('commitFrame').length} Enter keydowns ≥ 16 ms` + (slowCommits.length ? ` (${slowCommits.map((v) => v.toFixed(0)).join(', ')} ms)` : ''),
+      `    Event Timing: ${slowCommits.length} of ${all('commitFrame').length} Enter keydowns ≥ 16 ms` + (slowCommits.length ? ` (those: p50 ${ms(percentile(slowCommits, 50))}, max ${ms(Math.max(...slowCommits))})` : ''),
     );
-    console.log(`    PageDown (the grid's keyboard paging to row ${ROW}) → frame with the focus a page down ${dist(all('pageDown'))}`);
+    if (row > 0) console.log(`    PageDown (the grid's keyboard paging to row ${row}) → frame with the focus a page down ${dist(all('pageDown'))}`);
     const totals = [...new Set(keys.map((k) => k.finalTotal))];
-    console.log(`    summary qty after the ${COMMITS} commits: ${totals.join(' / ')} (expected ${(LINES + COMMITS).toLocaleString('en-US', { minimumFractionDigits: 2 })})`);
+    console.log(`    summary qty after the ${COMMITS} commits: ${totals.join(' / ')} (expected ${shownQty(count + COMMITS)})`);
   }
   for (const [label, { keys, byName, elements, layoutObjects }] of traceTotals) {
     const per = (name: string) => (byName.get(name)?.[0] ?? 0) / keys;
