@@ -2739,6 +2739,80 @@ export interface StaffProfile extends Partial<Omit<BaseRow, 'id'>> {
 }
 
 /**
+ * 以销定采（/blade-purchase/replenish/order）
+ */
+export interface OrderReplenish extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 单据编号
+   */
+  billNo?: string;
+  /**
+   * 单据日期
+   */
+  billDate?: string;
+  /**
+   * 单据状态；字典 bill_status
+   */
+  billStatus?: string;
+  /**
+   * 发货状态；字典 sales_order_status
+   */
+  sendStatus?: string;
+  /**
+   * 客户；→ customer
+   */
+  customerId?: string;
+  /**
+   * 客户名称
+   */
+  bartererName?: string;
+  /**
+   * 仓库；→ depot
+   */
+  depotId?: string;
+  /**
+   * 仓库名称
+   */
+  depotName?: string;
+  /**
+   * 业务员；→ staff
+   */
+  staffId?: string;
+  /**
+   * 业务员姓名
+   */
+  staffName?: string;
+  /**
+   * 订单数量；精确小数（字符串）
+   */
+  totalQty?: string;
+  /**
+   * 价税合计；精确小数（字符串）
+   */
+  totalAmt?: string;
+  /**
+   * 应收金额；精确小数（字符串）
+   */
+  finalAmt?: string;
+  /**
+   * 已出库数量；精确小数（字符串）
+   */
+  outQty?: string;
+  /**
+   * 未出库数量；精确小数（字符串）
+   */
+  openQty?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+}
+
+/**
  * 采购明细查询（/blade-purchase/purchasedetailinquiry）
  */
 export interface PurchaseDetailInquiry extends Partial<Omit<BaseRow, 'id'>> {
@@ -2838,6 +2912,286 @@ export interface PurchaseDetailInquiry extends Partial<Omit<BaseRow, 'id'>> {
    * 成本金额；精确小数（字符串）
    */
   costAmt?: string;
+}
+
+/**
+ * 采购换货单明细（/blade-purchase/purchaseexchangebody）
+ */
+export interface PurchaseExchangeBody extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 单据
+   */
+  headId?: string;
+  /**
+   * 行号
+   */
+  sort?: number;
+  /**
+   * 商品；→ goods
+   */
+  commInfoId: string;
+  /**
+   * 商品编码
+   */
+  commInfoCode?: string;
+  /**
+   * 商品名称
+   */
+  commInfoName?: string;
+  /**
+   * 商品全称
+   */
+  commFullName?: string;
+  /**
+   * 规格
+   */
+  standard?: string;
+  /**
+   * 单位；→ unit
+   */
+  unitId: string;
+  /**
+   * 单位名称
+   */
+  unitName?: string;
+  /**
+   * 数量；精确小数（字符串）
+   */
+  qty: string;
+  /**
+   * 含税单价；精确小数（字符串）
+   */
+  taxPrice?: string;
+  /**
+   * 税率；→ tax-rate
+   */
+  taxRateId?: string;
+  /**
+   * 税率(%)；精确小数（字符串）
+   */
+  taxRate: string;
+  /**
+   * 折扣率(%)；精确小数（字符串）
+   */
+  discountRate?: string;
+  /**
+   * 折后单价；精确小数（字符串）
+   */
+  discountPrice?: string;
+  /**
+   * 折扣金额；精确小数（字符串）
+   */
+  discountAmt?: string;
+  /**
+   * 税额；精确小数（字符串）
+   */
+  taxAmt?: string;
+  /**
+   * 价税合计；精确小数（字符串）
+   */
+  totalAmt?: string;
+  /**
+   * 优惠券金额；精确小数（字符串）
+   */
+  couponAmt?: string;
+  /**
+   * 应收付金额；精确小数（字符串）
+   */
+  finalAmt?: string;
+  /**
+   * 分摊费用；精确小数（字符串）
+   */
+  feeAmt?: string;
+  /**
+   * 成本单价；精确小数（字符串）
+   */
+  costPrice?: string;
+  /**
+   * 成本金额；精确小数（字符串）
+   */
+  costAmt?: string;
+  /**
+   * 赠品；字典 yes_no
+   */
+  isGift?: 1 | 2;
+  /**
+   * 仓库；→ depot
+   */
+  depotId?: string;
+  /**
+   * 仓库名称
+   */
+  depotName?: string;
+  /**
+   * 应收发数量；精确小数（字符串）
+   */
+  shouldQty?: string;
+  /**
+   * 应收发金额；精确小数（字符串）
+   */
+  shouldAmt?: string;
+  /**
+   * 源单ID
+   */
+  sourceBillId?: string;
+  /**
+   * 源单编号
+   */
+  sourceBillNo?: string;
+  /**
+   * 源单行ID
+   */
+  sourceBodyId?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+  /**
+   * 采购单价(不含税)；精确小数（字符串）
+   */
+  purchasePrice?: string;
+  /**
+   * 采购金额(不含税)；精确小数（字符串）
+   */
+  purchaseAmt?: string;
+}
+
+/**
+ * 采购换货单（/blade-purchase/purchaseexchangehead）
+ */
+export interface PurchaseExchange extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 单据编号
+   */
+  billNo?: string;
+  /**
+   * 单据日期
+   */
+  billDate?: string;
+  /**
+   * 单据类型；字典 bill_type
+   */
+  billType?: string;
+  /**
+   * 单据状态；字典 bill_status
+   */
+  billStatus?: string;
+  /**
+   * 仓库；→ depot
+   */
+  depotId?: string;
+  /**
+   * 仓库名称
+   */
+  depotName?: string;
+  /**
+   * 业务员；→ staff
+   */
+  staffId?: string;
+  /**
+   * 业务员名称
+   */
+  staffName?: string;
+  /**
+   * 部门；→ dept
+   */
+  deptId?: string;
+  /**
+   * 部门名称
+   */
+  deptName?: string;
+  /**
+   * 总数量；精确小数（字符串）
+   */
+  totalQty?: string;
+  /**
+   * 税额；精确小数（字符串）
+   */
+  taxAmt?: string;
+  /**
+   * 价税合计；精确小数（字符串）
+   */
+  totalAmt?: string;
+  /**
+   * 优惠券金额；精确小数（字符串）
+   */
+  couponAmt?: string;
+  /**
+   * 费用金额；精确小数（字符串）
+   */
+  feeAmt?: string;
+  /**
+   * 应收付金额；精确小数（字符串）
+   */
+  finalAmt?: string;
+  /**
+   * 成本金额；精确小数（字符串）
+   */
+  costAmt?: string;
+  /**
+   * 源单ID
+   */
+  sourceBillId?: string;
+  /**
+   * 源单编号
+   */
+  sourceBillNo?: string;
+  /**
+   * 源单类型；字典 bill_type
+   */
+  sourceBillType?: string;
+  /**
+   * 审核意见
+   */
+  auditRemark?: string;
+  /**
+   * 审核人
+   */
+  auditUser?: string;
+  /**
+   * 审核时间
+   */
+  auditTime?: string;
+  /**
+   * 记账人
+   */
+  accountingUser?: string;
+  /**
+   * 记账时间
+   */
+  accountingTime?: string;
+  /**
+   * 制单人
+   */
+  createUserName?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+  /**
+   * 供应商；→ supplier
+   */
+  supplierId: string;
+  /**
+   * 供应商名称
+   */
+  bartererName?: string;
+  /**
+   * 采购金额(不含税)；精确小数（字符串）
+   */
+  purchaseAmt?: string;
+  /**
+   * 商品明细
+   */
+  bodyList?: {}[];
 }
 
 /**
@@ -4171,6 +4525,72 @@ export interface PurchaseReturn extends Partial<Omit<BaseRow, 'id'>> {
 }
 
 /**
+ * 缺货补货（/blade-purchase/replenish/shortage）
+ */
+export interface ShortageReplenish extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 商品；→ goods
+   */
+  commInfoId?: string;
+  /**
+   * 商品编码
+   */
+  commInfoCode?: string;
+  /**
+   * 商品名称
+   */
+  commInfoName?: string;
+  /**
+   * 规格
+   */
+  standard?: string;
+  /**
+   * 仓库；→ depot
+   */
+  depotId?: string;
+  /**
+   * 仓库名称
+   */
+  depotName?: string;
+  /**
+   * 基本单位
+   */
+  unitId?: string;
+  /**
+   * 单位
+   */
+  unitName?: string;
+  /**
+   * 默认供应商；→ supplier
+   */
+  supplierId?: string;
+  /**
+   * 默认供应商名称
+   */
+  bartererName?: string;
+  /**
+   * 订单需求；精确小数（字符串）
+   */
+  demandQty?: string;
+  /**
+   * 现有库存；精确小数（字符串）
+   */
+  stockQty?: string;
+  /**
+   * 采购在途；精确小数（字符串）
+   */
+  onOrderQty?: string;
+  /**
+   * 缺货数量；精确小数（字符串）
+   */
+  shortageQty?: string;
+}
+
+/**
  * 零售单明细（/blade-sales/lsdsalesorderbody）
  */
 export interface RetailBody extends Partial<Omit<BaseRow, 'id'>> {
@@ -4866,6 +5286,286 @@ export interface SalesDetailInquiry extends Partial<Omit<BaseRow, 'id'>> {
    * 毛利；精确小数（字符串）
    */
   grossProfit?: string;
+}
+
+/**
+ * 销售换货单明细（/blade-sales/scthdsalesorderbody）
+ */
+export interface SalesExchangeBody extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 单据
+   */
+  headId?: string;
+  /**
+   * 行号
+   */
+  sort?: number;
+  /**
+   * 商品；→ goods
+   */
+  commInfoId: string;
+  /**
+   * 商品编码
+   */
+  commInfoCode?: string;
+  /**
+   * 商品名称
+   */
+  commInfoName?: string;
+  /**
+   * 商品全称
+   */
+  commFullName?: string;
+  /**
+   * 规格
+   */
+  standard?: string;
+  /**
+   * 单位；→ unit
+   */
+  unitId: string;
+  /**
+   * 单位名称
+   */
+  unitName?: string;
+  /**
+   * 数量；精确小数（字符串）
+   */
+  qty: string;
+  /**
+   * 含税单价；精确小数（字符串）
+   */
+  taxPrice?: string;
+  /**
+   * 税率；→ tax-rate
+   */
+  taxRateId?: string;
+  /**
+   * 税率(%)；精确小数（字符串）
+   */
+  taxRate: string;
+  /**
+   * 折扣率(%)；精确小数（字符串）
+   */
+  discountRate?: string;
+  /**
+   * 折后单价；精确小数（字符串）
+   */
+  discountPrice?: string;
+  /**
+   * 折扣金额；精确小数（字符串）
+   */
+  discountAmt?: string;
+  /**
+   * 税额；精确小数（字符串）
+   */
+  taxAmt?: string;
+  /**
+   * 价税合计；精确小数（字符串）
+   */
+  totalAmt?: string;
+  /**
+   * 优惠券金额；精确小数（字符串）
+   */
+  couponAmt?: string;
+  /**
+   * 应收付金额；精确小数（字符串）
+   */
+  finalAmt?: string;
+  /**
+   * 分摊费用；精确小数（字符串）
+   */
+  feeAmt?: string;
+  /**
+   * 成本单价；精确小数（字符串）
+   */
+  costPrice?: string;
+  /**
+   * 成本金额；精确小数（字符串）
+   */
+  costAmt?: string;
+  /**
+   * 赠品；字典 yes_no
+   */
+  isGift?: 1 | 2;
+  /**
+   * 仓库；→ depot
+   */
+  depotId?: string;
+  /**
+   * 仓库名称
+   */
+  depotName?: string;
+  /**
+   * 应收发数量；精确小数（字符串）
+   */
+  shouldQty?: string;
+  /**
+   * 应收发金额；精确小数（字符串）
+   */
+  shouldAmt?: string;
+  /**
+   * 源单ID
+   */
+  sourceBillId?: string;
+  /**
+   * 源单编号
+   */
+  sourceBillNo?: string;
+  /**
+   * 源单行ID
+   */
+  sourceBodyId?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+  /**
+   * 销售单价(不含税)；精确小数（字符串）
+   */
+  salesPrice?: string;
+  /**
+   * 销售金额(不含税)；精确小数（字符串）
+   */
+  salesAmt?: string;
+}
+
+/**
+ * 销售换货单（/blade-sales/scthdsalesorderhead）
+ */
+export interface SalesExchange extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 单据编号
+   */
+  billNo?: string;
+  /**
+   * 单据日期
+   */
+  billDate?: string;
+  /**
+   * 单据类型；字典 bill_type
+   */
+  billType?: string;
+  /**
+   * 单据状态；字典 bill_status
+   */
+  billStatus?: string;
+  /**
+   * 仓库；→ depot
+   */
+  depotId?: string;
+  /**
+   * 仓库名称
+   */
+  depotName?: string;
+  /**
+   * 业务员；→ staff
+   */
+  staffId?: string;
+  /**
+   * 业务员名称
+   */
+  staffName?: string;
+  /**
+   * 部门；→ dept
+   */
+  deptId?: string;
+  /**
+   * 部门名称
+   */
+  deptName?: string;
+  /**
+   * 总数量；精确小数（字符串）
+   */
+  totalQty?: string;
+  /**
+   * 税额；精确小数（字符串）
+   */
+  taxAmt?: string;
+  /**
+   * 价税合计；精确小数（字符串）
+   */
+  totalAmt?: string;
+  /**
+   * 优惠券金额；精确小数（字符串）
+   */
+  couponAmt?: string;
+  /**
+   * 费用金额；精确小数（字符串）
+   */
+  feeAmt?: string;
+  /**
+   * 应收付金额；精确小数（字符串）
+   */
+  finalAmt?: string;
+  /**
+   * 成本金额；精确小数（字符串）
+   */
+  costAmt?: string;
+  /**
+   * 源单ID
+   */
+  sourceBillId?: string;
+  /**
+   * 源单编号
+   */
+  sourceBillNo?: string;
+  /**
+   * 源单类型；字典 bill_type
+   */
+  sourceBillType?: string;
+  /**
+   * 审核意见
+   */
+  auditRemark?: string;
+  /**
+   * 审核人
+   */
+  auditUser?: string;
+  /**
+   * 审核时间
+   */
+  auditTime?: string;
+  /**
+   * 记账人
+   */
+  accountingUser?: string;
+  /**
+   * 记账时间
+   */
+  accountingTime?: string;
+  /**
+   * 制单人
+   */
+  createUserName?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+  /**
+   * 客户；→ customer
+   */
+  customerId: string;
+  /**
+   * 客户名称
+   */
+  bartererName?: string;
+  /**
+   * 销售金额(不含税)；精确小数（字符串）
+   */
+  salesAmt?: string;
+  /**
+   * 商品明细
+   */
+  bodyList?: {}[];
 }
 
 /**
@@ -7689,7 +8389,10 @@ export interface Entities {
   'leave': Leave;
   'rank-application': RankApplication;
   'staff-profile': StaffProfile;
+  'order-replenish': OrderReplenish;
   'purchase-detail-inquiry': PurchaseDetailInquiry;
+  'purchase-exchange-body': PurchaseExchangeBody;
+  'purchase-exchange': PurchaseExchange;
   'purchase-in-body': PurchaseInBody;
   'purchase-in': PurchaseIn;
   'purchase-invoice-body': PurchaseInvoiceBody;
@@ -7701,11 +8404,14 @@ export interface Entities {
   'purchase-price-inquiry': PurchasePriceInquiry;
   'purchase-return-body': PurchaseReturnBody;
   'purchase-return': PurchaseReturn;
+  'shortage-replenish': ShortageReplenish;
   'retail-body': RetailBody;
   'retail-return-body': RetailReturnBody;
   'retail-return': RetailReturn;
   'retail': Retail;
   'sales-detail-inquiry': SalesDetailInquiry;
+  'sales-exchange-body': SalesExchangeBody;
+  'sales-exchange': SalesExchange;
   'sales-invoice-body': SalesInvoiceBody;
   'sales-invoice': SalesInvoice;
   'sales-order-body': SalesOrderBody;

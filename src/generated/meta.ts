@@ -767,9 +767,9 @@ export interface Document {
      */
     amount: string;
     /**
-     * -1: return bills, whose quantities must be negative.
+     * -1: return bills, whose quantities must be negative; 0: exchange bills, whose lines go either way (negative: goods coming back, positive: goods going out), never zero.
      */
-    sign?: 1 | -1;
+    sign?: 1 | -1 | 0;
   };
   /**
    * Head field → line field it sums (head = Σ lines, never re-rounded).
@@ -801,9 +801,9 @@ export interface Document {
      */
     stock?: 1 | -1;
     /**
-     * line: the line's tax-exclusive amount plus fees (inbound); average: the moving average (outbound); source: the source line's unit cost (returns).
+     * line: the line's tax-exclusive amount plus fees (inbound); average: the moving average (outbound); source: the source line's unit cost (returns); exchange: a line taken from a source line at that line's cost, any other line at the line cost (stock 1) or the moving average (stock -1).
      */
-    cost?: "line" | "average" | "source";
+    cost?: "line" | "average" | "source" | "exchange";
     /**
      * Receivable (customer) or payable (supplier) open item of the bill's final amount.
      */

@@ -61,5 +61,23 @@ describe.each(databases())('inquiries ($name)', ({ databaseUrl }) => {
     expect(line).toMatchObject({ billType: '0803', qty: '3.00', salesAmt: '15.00', costAmt: '6.00', grossProfit: '9.00' });
     const [price] = await rows('/blade-sales/salespriceinquiry/list', { customerId: w.customers[0], commInfoId: g });
     expect(price).toMatchObject({ lastPrice: '5.00000', avgPrice: '5.00000', totalQty: '3.00' });
+    const so = await approvedBill(admin, BASES.salesOrder, { customerId: w.customers[0], depotId: w.depots[0], bodyList: lines(w, [{ goods: g, qty: '4', taxPrice: '5.65' }]) });
+    const [order] = await rows('/blade-sales/salesorderinquiry/list', { customerId: w.customers[0] });
+    expect(order).toMatchObject({ id: so.id, totalQty: '4.00', outQty: '0.00', openQty: '4.00', billStatus: '1304' });
+  });
+
+  test('another tenant sees none of these rows in any inquiry', async () => {
+    const b = await signedIn(server.url, '100001');
+    for (const path of [
+      '/blade-purchase/purchaseorderinquiry/list',
+      '/blade-purchase/purchasedetailinquiry/list',
+      '/blade-purchase/purchasepriceinquiry/list',
+      '/blade-sales/salesorderinquiry/list',
+      '/blade-sales/salesdetailinquiry/list',
+      '/blade-sales/salespriceinquiry/list',
+    ]) {
+      expect((await rows(path, {})).length, `${path} (A)`).toBeGreaterThan(0);
+      expect(expectOk(await b.get(path, { current: 1, size: 50 })).records, `${path} (B)`).toEqual([]);
+    }
   });
 });

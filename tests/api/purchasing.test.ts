@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { databases, startTestServer, type TestServer } from '../support/server.ts';
 import { expectOk, signedIn, type Api } from '../support/client.ts';
 import { Dec } from '../../src/shared/money/index.ts';
-import { BASES, approvedBill, lines, makeGoods, makeWorld, stockOf, type World } from '../support/bills.ts';
+import { BASES, approvedBill, lines, makeGoods, makeWorld, partyBalance, stockOf, type World } from '../support/bills.ts';
 
 describe.each(databases())('purchasing ($name)', ({ databaseUrl }) => {
   let server: TestServer;
@@ -193,5 +193,50 @@ describe.each(databases())('purchasing ($name)', ({ databaseUrl }) => {
     expect(seen.invoiceStatus).toBe('2603');
     expect(seen.bodyList[0].invoiceQty).toBe('2.00');
     expect(expectOk(await admin.post(`${INVOICE}/selectByCustomerId?customerId=${v.customers[0]}`, {}))[0].qty).toBe('3.00');
+  });
+
+  test('exchanges: goods taken back at their source cost and others sent out in one bill; the partner owes the difference', async () => {
+    const v = await makeWorld(admin, { goods: 2 });
+    const [a, b] = v.goods;
+    const depot = v.depots[0];
+    const inbound = await approvedBill(admin, BASES.purchaseIn, { supplierId: v.supplierId, depotId: depot, bodyList: lines(v, [{ goods: a, qty: '10', purchasePrice: '2.00' }, { goods: b, qty: '10', purchasePrice: '4.00' }]) }, { post: true });
+    // A second inbound moves a's average away from the first sale's cost.
+    const sale = await approvedBill(admin, BASES.salesOut, { customerId: v.customers[0], depotId: depot, bodyList: lines(v, [{ goods: a, qty: '3', taxPrice: '5.65' }]) }, { post: true });
+    await approvedBill(admin, BASES.purchaseIn, { supplierId: v.supplierId, depotId: depot, bodyList: lines(v, [{ goods: a, qty: '7', purchasePrice: '5.00' }]) }, { post: true });
+    const SX = '/blade-sales/scthdsalesorderhead';
+    const draft = expectOk(await admin.get(`${SX}/generate`, { soNo: sale.billNo }));
+    expect(draft.bodyList.map((l: { qty: string }) => l.qty)).toEqual(['-3.00']);
+    const arBefore = await partyBalance(server, 'AR', v.customers[0]);
+    const exchange = await approvedBill(
+      admin,
+      SX,
+      { ...draft, bodyList: [{ ...draft.bodyList[0], qty: '-1', salesAmt: undefined, totalAmt: undefined, taxAmt: undefined, finalAmt: undefined }, ...lines(v, [{ goods: b, qty: '1', taxPrice: '9.04' }])] },
+      { post: true },
+    );
+    // One a back at the sale's cost 2.00, one b out at 4.00; AR + (9.04 − 5.65) = 3.39.
+    expect(exchange.bodyList.map((l: { qty: string; costAmt: string }) => [l.qty, l.costAmt])).toEqual([['-1.00', '-2.00'], ['1.00', '4.00']]);
+    expect(exchange.finalAmt).toBe('3.39');
+    expect(await stockOf(server, depot, a)).toMatchObject({ qty: '15.00', value: '51.00' });
+    expect(await stockOf(server, depot, b)).toMatchObject({ qty: '9.00', value: '36.00' });
+    expect(new Dec(await partyBalance(server, 'AR', v.customers[0])).minus(arBefore).toFixed(2)).toBe('3.39');
+    // Taking back more than was sold is refused; a zero line too.
+    const tooMany = await admin.post(`${SX}/draft`, { ...draft, bodyList: [{ ...draft.bodyList[0], qty: '-3', salesAmt: undefined, totalAmt: undefined, taxAmt: undefined, finalAmt: undefined }] });
+    expect(tooMany.body.msg).toContain('累计退货数量不能超过源单数量（源单 3，已退 1，本次 3）');
+    const zero = await admin.post(`${SX}/draft`, { customerId: v.customers[0], depotId: depot, bodyList: lines(v, [{ goods: b, qty: '0', taxPrice: '9.04' }]) });
+    expect(zero.body.msg).toContain('数量不能为0');
+
+    // Purchase side: one b back to the supplier at its inbound cost 4.00, one a in at 3.00.
+    const PX = '/blade-purchase/purchaseexchangehead';
+    const back = expectOk(await admin.get(`${PX}/generate`, { poNo: inbound.billNo }));
+    const bLine = back.bodyList.find((l: { commInfoId: string }) => l.commInfoId === b);
+    const px = await approvedBill(
+      admin,
+      PX,
+      { ...back, bodyList: [{ ...bLine, qty: '-1', purchaseAmt: undefined, totalAmt: undefined, taxAmt: undefined, finalAmt: undefined }, ...lines(v, [{ goods: a, qty: '1', purchasePrice: '3.00' }])] },
+      { post: true },
+    );
+    expect(px.bodyList.map((l: { qty: string; costAmt: string }) => [l.qty, l.costAmt])).toEqual([['-1.00', '-4.00'], ['1.00', '3.00']]);
+    expect(await stockOf(server, depot, b)).toMatchObject({ qty: '8.00', value: '32.00' });
+    expect(await stockOf(server, depot, a)).toMatchObject({ qty: '16.00', value: '54.00' });
   });
 });

@@ -89,4 +89,16 @@ describe.each(databases())('retail ($name)', ({ databaseUrl }) => {
     expect(flushed.billStatus).toBe('1308');
     expect(await stockOf(server, w.depots[0], w.goods[1])).toMatchObject({ qty: '9.00' });
   });
+
+  test('another tenant can neither read nor flush a sale', async () => {
+    const sale = expectOk(await admin.post(`${RETAIL}/account`, { depotId: w.depots[0], settlementId: cash, bodyList: lines(w, [{ goods: w.goods[0], qty: '1', taxPrice: '5.65' }]) }));
+    const before = await stockOf(server, w.depots[0], w.goods[0]);
+    const b = await signedIn(server.url, '100001');
+    expect(expectOk(await b.get(`${RETAIL}/list`, { current: 1, size: 50 })).records).toEqual([]);
+    expect((await b.get(`${RETAIL}/detail`, { id: sale.id })).body.data ?? null).toBeNull();
+    const flush = await b.post(`${RETAIL}/flush`, { id: sale.id, version: sale.version });
+    expect(flush.body.success).toBe(false);
+    expect(await stockOf(server, w.depots[0], w.goods[0])).toEqual(before);
+    expect(expectOk(await admin.get(`${RETAIL}/detail`, { id: sale.id })).billStatus).toBe('1306');
+  });
 });

@@ -20,11 +20,13 @@ import {
   pathOf,
   typeOf,
   writableFields,
+  writtenElsewhere,
   type Field,
   type Resource,
 } from '../support/resources.ts';
 
-const withSubmit = loadResources().filter((r) => endpoint(r, 'submit'));
+/** Views, source-bound bills and one-step bills are checked by their own tests (writtenElsewhere). */
+const withSubmit = loadResources().filter((r) => endpoint(r, 'submit') && !writtenElsewhere(r));
 
 /** [resource, field, resource file] for every writable field of a kind, over every resource with submit. */
 function cases(pick: (f: Field) => boolean): [string, string, Resource][] {

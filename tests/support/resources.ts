@@ -58,14 +58,31 @@ export interface Resource {
   file: string;
   resource: string;
   title: string;
-  table: { name: string; scope?: string; unique?: { fields: string[] }[]; tree?: { parentField: string; keyField?: string; rootValue?: string } };
+  table: { name: string; scope?: string; unique?: { fields: string[] }[]; tree?: { parentField: string; keyField?: string; rootValue?: string }; view?: { tables: string[] } };
   entity: { properties: Record<string, Field>; required?: string[]; errorMessage?: { required?: Record<string, string> } };
   permission?: string;
   api: { base: string; endpoints: Endpoint[] };
   /** A bill's document block: its lines field and how amounts are typed. */
-  document?: { lines?: string; amounts?: { basis?: string; price: string; sign?: number } };
+  document?: {
+    lines?: string;
+    amounts?: { basis?: string; price: string; sign?: number };
+    source?: { resource: string; required?: boolean };
+    transitions?: { action: string; save?: boolean; effect?: string }[];
+  };
   /** Display fields filled from another resource (natureName from natureId …). */
   lookups?: { field: string; from: string; resource: string; take: string; match?: string; multi?: boolean }[];
+}
+
+/**
+ * Resources the generic suites cannot write from a made-up body, each with its own tests instead:
+ * read-only views (inquiries.test.ts), bills whose lines must come from a posted source bill
+ * (invoices: purchasing.test.ts) and bills written only by a one-step save-and-post (retail:
+ * retail.test.ts, which also covers reading them back).
+ */
+export function writtenElsewhere(r: Resource): boolean {
+  if (r.table.view) return true;
+  if (r.document?.source?.required) return true;
+  return Boolean(r.document && !r.document.transitions?.some((t) => t.save && !t.effect));
 }
 
 /** Every resource file: schemas/<module>/<name>.json with its shared fragments merged, as the server reads it. */

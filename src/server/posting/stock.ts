@@ -166,8 +166,13 @@ export async function postStock(services: Services, actor: Actor, bill: Bill): P
   const moves = movementsOf(bill, await unitRates(services, actor, bill.lines));
   const balances = await lockBalances(services, actor, moves);
   const sourceIds = [...new Set(moves.map((m) => m.sourceLineId).filter((id): id is string => Boolean(id)))];
-  const { costs, returned } = posting.cost === 'source' ? await sourceRows(services, actor, sourceIds) : { costs: new Map(), returned: new Map() };
+  // An exchange takes back goods from source lines (at their cost) and sends others out.
+  const exchange = posting.cost === 'exchange';
+  const sourced = posting.cost === 'source' || exchange;
+  const { costs, returned } = sourced ? await sourceRows(services, actor, sourceIds) : { costs: new Map(), returned: new Map() };
   if (posting.cost === 'source') checkReturnable(moves, costs, returned);
+  if (exchange) checkReturnable(moves.filter((m) => m.sourceLineId), costs, returned);
+  const costOf = (m: Movement) => (exchange ? (m.sourceLineId ? 'source' : (posting.stock ?? 1) > 0 ? 'line' : 'average') : posting.cost);
   const amountField = bill.doc.amounts?.amount ?? 'amount';
   const shortfalls: Shortfall[] = [];
   const ledgerRows: Row[] = [];
@@ -176,9 +181,10 @@ export async function postStock(services: Services, actor: Actor, bill: Bill): P
   for (const m of moves) {
     const balance = balances.get(balanceKey(m.depotId, m.commInfoId))!;
     let value: Decimal;
+    const basis = costOf(m);
     if (m.delta.lt(0) && balance.qty.plus(m.delta).isZero()) value = balance.value.neg();
-    else if (posting.cost === 'source') value = round(costs.get(m.sourceLineId!)!.unitCost.times(m.delta), ap);
-    else if (posting.cost === 'line') value = new Dec(String(m.line[amountField] || '0')).plus(String(m.line.feeAmt || '0')).times(posting.stock ?? 1);
+    else if (basis === 'source') value = round(costs.get(m.sourceLineId!)!.unitCost.times(m.delta), ap);
+    else if (basis === 'line') value = new Dec(String(m.line[amountField] || '0')).plus(String(m.line.feeAmt || '0')).times(posting.stock ?? 1);
     else value = m.delta.lt(0) ? averageValue(balance, m.delta, ap) : round(balance.unitCost.times(m.delta), ap);
     if (m.delta.lt(0) && balance.qty.plus(m.delta).lt(0)) {
       shortfalls.push({ move: m, missing: balance.qty.plus(m.delta).neg().minus(Dec.max(balance.qty.neg(), 0)) });

@@ -10,6 +10,7 @@ import { registerGoodsHandlers } from '../base/goods.ts';
 import { registerStaffHandlers } from '../base/staff.ts';
 import { registerRelationHandlers } from '../engine/document/http.ts';
 import { registerPurchaseHandlers } from '../purchase/exceed.ts';
+import { registerReplenishHandlers } from '../purchase/replenish.ts';
 
 /** The hand-written handlers that schema endpoints name with `"op": "custom"`. */
 export function registerSystemHandlers(services: Services) {
@@ -23,5 +24,6 @@ export function registerSystemHandlers(services: Services) {
   registerGoodsHandlers(services);
   registerStaffHandlers(services);
   registerPurchaseHandlers(services);
+  registerReplenishHandlers(services);
   registerRelationHandlers(services);
 }

@@ -61,6 +61,7 @@ export function recompute(doc: DocumentDef, values: LineValues, places: Places):
     const qty = new Dec(computed.qty);
     if (sign > 0 && !qty.gt(0)) errors.qty = '数量必须大于0';
     if (sign < 0 && !qty.lt(0)) errors.qty = '退货数量应为负数';
+    if (sign === 0 && qty.isZero()) errors.qty = '数量不能为0（退回为负数，换货为正数）';
     return { values: next, errors };
   } catch (error) {
     if (!(error instanceof MoneyInputError)) throw error;

@@ -44,7 +44,7 @@ export function computeBillLines(
     const fail = (field: string, message: string) => problems.push({ index, id, field, message: `第${index + 1}行：${message}` });
     const source = blank(line.sourceBodyId) ? undefined : sources.get(String(line.sourceBodyId));
     // A return's should-figures mirror its source line; an inbound's are the order line's.
-    const mirror = sign < 0 ? '-' : '';
+    const mirror = sign < 0 || (sign === 0 && Number(line.qty) < 0) ? '-' : '';
     const shouldQty = source ? `${mirror}${source.qty}`.replace('--', '') : undefined;
     const shouldAmt = source ? `${mirror}${source.totalAmt}`.replace('--', '') : undefined;
     let computed: LineAmounts;
@@ -72,6 +72,7 @@ export function computeBillLines(
     const qty = Number(computed.qty);
     if (sign > 0 && !(qty > 0)) fail('qty', '数量必须大于0');
     if (sign < 0 && !(qty < 0)) fail('qty', '退货数量应为负数');
+    if (sign === 0 && !(qty !== 0)) fail('qty', '数量不能为0（退回为负数，换货为正数）');
     for (const m of compareLine(line, computed, map)) {
       fail(m.field, `${titleOf(m.field)}应为 ${m.expected}，提交的是 ${m.got}（请刷新金额后重试）`);
     }
@@ -108,22 +109,27 @@ export function billTotals(doc: DocumentDef, lines: Row[], places: Places): Row 
  * field: by quantity share (COST_ALLOCATION_MODEL 1) or by amount share (0); gift lines take
  * shares; Σ shares = the fee exactly. Answers the fee as stored on the head.
  */
-export function allocateBillFees(doc: DocumentDef, head: Row, lines: Row[], config: Record<string, string>, places: Places): string | undefined {
+export function allocateBillFees(doc: DocumentDef, model: Model, head: Row, lines: Row[], config: Record<string, string>, places: Places): string | undefined {
   const fees = doc.fees;
   if (!fees) return undefined;
   const raw = blank(head[fees.head]) ? '0' : String(head[fees.head]).trim();
+  // The head field's own rule and message (采购费用必须是不小于0的数字), before any arithmetic.
+  const schema = model.resource?.entity.properties[fees.head];
+  const refuse = (message: string) => badRequest(message, { fieldErrors: { [fees.head]: message } });
+  const message = (schema?.errorMessage as { pattern?: string } | undefined)?.pattern ?? `${schema?.title ?? fees.head}必须是不小于0的数字`;
+  if (schema?.pattern && !new RegExp(schema.pattern).test(raw)) throw refuse(message);
   let fee: string;
   try {
     fee = fixed(raw, places.amount);
   } catch {
-    throw badRequest('费用金额格式不正确', { fieldErrors: { [fees.head]: '费用金额格式不正确' } });
+    throw refuse(message);
   }
-  if (new Dec(fee).isNegative()) throw badRequest('费用金额不能为负数', { fieldErrors: { [fees.head]: '费用金额不能为负数' } });
-  const model = config[fees.config ?? 'COST_ALLOCATION_MODEL'] === '0' ? '0' : '1';
+  if (new Dec(fee).isNegative()) throw refuse(message);
+  const allocation = config[fees.config ?? 'COST_ALLOCATION_MODEL'] === '0' ? '0' : '1';
   const shares = allocateFee(
     fee,
     lines.map((l) => ({ qty: l.qty, totalAmt: l.totalAmt, isGift: Number(l.isGift) === 2, taxPrice: l.taxPrice })),
-    model,
+    allocation,
     places.amount,
   );
   lines.forEach((line, i) => (line[fees.line] = shares[i]));

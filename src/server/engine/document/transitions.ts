@@ -92,7 +92,7 @@ export async function saveBill(services: Services, actor: Actor, dm: DocumentMod
   const lines = doc.lines ? computeBillLines(doc, dm.lineModel!, rawLines as Row[], places, sources) : [];
   const head: Row = stripReadonly(model, input);
   if (doc.lines) delete head[doc.lines];
-  const fee = allocateBillFees(doc, input, lines, await documentConfig(services, actor.tenantId), places);
+  const fee = allocateBillFees(doc, model, input, lines, await documentConfig(services, actor.tenantId), places);
   if (doc.fees && fee !== undefined) head[doc.fees.head] = fee;
   Object.assign(head, billTotals(doc, lines, places));
   if (doc.cash) Object.assign(head, counterChange(doc, input, String(head.finalAmt ?? '0'), places));
