@@ -1,0 +1,158 @@
+/**
+ * Issue 11 (purchasing, sales and retail), in the browser: a counter sale checked out on the 零售单
+ * page, a purchase invoice made from a posted inbound on the 采购发票 page, and the inquiry pages
+ * showing what was posted. Each page: open, act, see the result; no page error; screenshots.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { startTestServer, type TestServer } from '../support/server.ts';
+import { expectOk, signedIn, type Api } from '../support/client.ts';
+import { BASES, approvedBill, lines, makeGoods, makeWorld, stockOf, type World } from '../support/bills.ts';
+import { launchBrowser, screenshot, type Browser } from './support/browser.ts';
+import { expectMessage, seededLeaves, settle, signIn } from './support/shell.ts';
+
+const leaf = (code: string) => seededLeaves().find((m) => m.code === code)!;
+
+describe('trade pages in the browser', () => {
+  let server: TestServer;
+  let browser: Browser;
+  let api: Api;
+  let w: World;
+  let page: Page;
+  const names: Record<string, string> = {};
+  let inboundNo = '';
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    api = await signedIn(server.url);
+    w = await makeWorld(api, { goods: 2 });
+    names.supplier = expectOk(await api.get('/blade-base/supplier/detail', { id: w.supplierId })).bartererName;
+    names.depot = expectOk(await api.get('/blade-system/depot/detail', { id: w.depots[0] })).depotName;
+    for (const [i, id] of w.goods.entries()) names[`goods${i}`] = expectOk(await api.get('/blade-base/comminfo/detail', { id })).commInfoName;
+    const inbound = await approvedBill(
+      api,
+      BASES.purchaseIn,
+      { supplierId: w.supplierId, depotId: w.depots[0], bodyList: lines(w, w.goods.map((g) => ({ goods: g, qty: '20', purchasePrice: '3.00' }))) },
+      { post: true },
+    );
+    inboundNo = inbound.billNo;
+    browser = await launchBrowser();
+    page = browser.page;
+    await signIn(page, server.url);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  const editor = (resource: string) => page.getByTestId(`document-${resource}`);
+  const cell = (bill: Locator, row: number, col: string) => bill.locator(`.ag-row[row-index="${row}"]:not(.ag-row-pinned) .ag-cell[col-id="${col}"]`);
+  const rowCount = (bill: Locator) => bill.locator('.ag-row:not(.ag-row-pinned)').count();
+  const status = (bill: Locator) => bill.getByTestId('bill-status');
+
+  async function pickHead(bill: Locator, fieldName: string, text: string) {
+    await bill.locator(`[data-field="${fieldName}"] .ant-select`).click();
+    const picker = page.locator('.ant-modal-wrap:visible .ant-modal').filter({ has: page.locator('.ant-table-row', { hasText: text }) }).last();
+    await picker.locator('.ant-table-row', { hasText: text }).first().dblclick();
+    await expect.poll(() => bill.locator(`[data-field="${fieldName}"]`).innerText()).toContain(text);
+  }
+
+  async function typeCell(bill: Locator, row: number, col: string, text: string) {
+    await cell(bill, row, col).click();
+    const input = bill.locator('.ag-cell-inline-editing input, .ag-popup-editor input').first();
+    await input.waitFor();
+    await input.fill(text);
+    await input.press('Enter');
+  }
+
+  async function act(bill: Locator, action: string, remark?: string) {
+    await bill.getByTestId(`doc-action-${action}`).click();
+    if (remark !== undefined) {
+      await page.getByTestId('action-remark').fill(remark);
+      await page.locator('.ant-modal-wrap:visible .ant-modal', { has: page.getByTestId('action-remark') }).getByRole('button', { name: /确\s*定|OK/ }).click();
+    }
+    await settle(page);
+  }
+
+  test('零售单: two goods at the counter, 100.00 handed over, checked out in one step; stock leaves at once', async () => {
+    await page.goto(`${server.url}${leaf('retail').path}`);
+    const bill = editor('retail');
+    await bill.waitFor();
+    await pickHead(bill, 'depotId', names.depot);
+    await pickHead(bill, 'settlementId', '现金');
+    await bill.getByRole('button', { name: '添加商品' }).click();
+    const picker = page.locator('.ant-modal-wrap:visible .ant-modal').filter({ has: page.locator('.ant-table-row', { hasText: names.goods0 }) }).last();
+    for (const name of [names.goods0, names.goods1]) await picker.locator('.ant-table-row', { hasText: name }).first().locator('.ant-checkbox-input').check();
+    await picker.getByRole('button', { name: /确\s*定/ }).click();
+    await expect.poll(() => rowCount(bill)).toBe(2);
+    await typeCell(bill, 0, 'qty', '2');
+    await typeCell(bill, 0, 'taxPrice', '11.30');
+    await typeCell(bill, 1, 'qty', '1');
+    await typeCell(bill, 1, 'taxPrice', '22.60');
+    await bill.locator('[data-field="receivedAmt"] input').fill('100');
+    await act(bill, 'account');
+    await expect.poll(() => status(bill).innerText()).toBe('已记账');
+    const list = expectOk(await api.get('/blade-sales/lsdsalesorderhead/list', { current: 1, size: 10 }));
+    const sale = expectOk(await api.get('/blade-sales/lsdsalesorderhead/detail', { id: list.records[0].id }));
+    expect(sale).toMatchObject({ finalAmt: '45.20', receivedAmt: '100.00', changeAmt: '54.80', billStatus: '1306' });
+    expect(await stockOf(server, w.depots[0], w.goods[0])).toMatchObject({ qty: '18.00' });
+    await screenshot(page, 'trade-retail-checked-out');
+
+    await page.goto(`${server.url}${leaf('retail').historyPath}`);
+    await page.getByTestId('list-retail').locator('.ag-row', { hasText: list.records[0].billNo }).first().waitFor();
+    expect(browser.pageErrors).toEqual([]);
+  });
+
+  test('采购发票: made from a posted inbound, submitted, approved and posted; the inbound shows 已开票', async () => {
+    await page.goto(`${server.url}${leaf('purchaseInvoice').path}`);
+    const bill = editor('purchase-invoice');
+    await bill.waitFor();
+    await bill.getByTestId('doc-from-source').click();
+    await page.getByTestId('source-list').locator('.ant-table-row', { hasText: inboundNo }).dblclick();
+    await expect.poll(() => rowCount(bill)).toBe(2);
+    await bill.locator('[data-field="invoiceNo"] input').fill('FP20261125');
+    await act(bill, 'submit');
+    await expect.poll(() => status(bill).innerText()).toBe('待审核');
+    await act(bill, 'pass', '');
+    await act(bill, 'accounting');
+    await expect.poll(() => status(bill).innerText()).toBe('已记账');
+    const inbound = expectOk(await api.get(`${BASES.purchaseIn}/list`, { billNo: inboundNo })).records[0];
+    expect(inbound.invoiceStatus).toBe('2604');
+    await screenshot(page, 'trade-purchase-invoice-posted');
+    expect(browser.pageErrors).toEqual([]);
+  });
+
+  test('inquiries: price and detail pages list what was posted', async () => {
+    await page.goto(`${server.url}${leaf('purchasePriceInquiry').path}`);
+    const prices = page.getByTestId('list-purchase-price-inquiry');
+    await prices.locator('.ag-row', { hasText: names.goods0 }).first().waitFor();
+    expect(await prices.locator('.ag-row', { hasText: names.goods0 }).first().innerText()).toContain('3.00000');
+    await screenshot(page, 'trade-purchase-price-inquiry');
+    await page.goto(`${server.url}${leaf('salesDetailInquiry').path}`);
+    const details = page.getByTestId('list-sales-detail-inquiry');
+    await details.locator('.ag-row', { hasText: names.goods0 }).first().waitFor();
+    await screenshot(page, 'trade-sales-detail-inquiry');
+    expect(browser.pageErrors).toEqual([]);
+  });
+
+  test('缺货补货: a shortage row chosen and turned into a purchase order draft', async () => {
+    const g = await makeGoods(api, w.unitId, '缺货演示商品', { supplierId: w.supplierId });
+    await approvedBill(api, BASES.salesOrder, { customerId: w.customers[0], depotId: w.depots[0], bodyList: lines(w, [{ goods: g, qty: '5', taxPrice: '3.39' }]) });
+    await page.goto(`${server.url}${leaf('shortageReplenish').path}`);
+    const list = page.getByTestId('list-shortage-replenish');
+    const row = list.locator('.ag-row', { hasText: '缺货演示商品' }).first();
+    await row.waitFor();
+    expect(await row.innerText()).toContain('5.00');
+    await row.locator('.ag-checkbox-input, input[type=checkbox]').first().check();
+    await page.getByRole('button', { name: '生成采购订单' }).click();
+    await page.locator('.ant-modal-wrap:visible .ant-modal').getByRole('button', { name: /确\s*定|OK/ }).click();
+    await expectMessage(page, '已生成采购订单草稿');
+    const drafts = expectOk(await api.get(`${BASES.purchaseOrder}/list`, { billStatus: '1301', current: 1, size: 50 })).records;
+    const made = [];
+    for (const d of drafts) made.push(expectOk(await api.get(`${BASES.purchaseOrder}/detail`, { id: d.id })));
+    expect(made.flatMap((o) => o.bodyList).find((l: { commInfoId: string }) => l.commInfoId === g)).toMatchObject({ qty: '5.00', remark: '缺货补货：订单需求 5，库存 0，在途 0' });
+    await expect.poll(() => page.locator('.ant-modal-wrap:visible').count()).toBe(0);
+    await screenshot(page, 'trade-shortage-replenish');
+    expect(browser.pageErrors).toEqual([]);
+  });
+});
