@@ -2739,6 +2739,52 @@ export interface StaffProfile extends Partial<Omit<BaseRow, 'id'>> {
 }
 
 /**
+ * 库存预警（/blade-warehouse/stockwarning）
+ */
+export interface StockWarning extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 商品；→ goods
+   */
+  commInfoId: string;
+  /**
+   * 商品编码
+   */
+  commInfoCode?: string;
+  /**
+   * 商品名称
+   */
+  commInfoName?: string;
+  /**
+   * 规格
+   */
+  standard?: string;
+  /**
+   * 仓库；→ depot
+   */
+  depotId: string;
+  /**
+   * 仓库名称
+   */
+  depotName?: string;
+  /**
+   * 库存下限；精确小数（字符串）
+   */
+  minQty: string;
+  /**
+   * 库存上限；精确小数（字符串）
+   */
+  maxQty?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+}
+
+/**
  * 以销定采（/blade-purchase/replenish/order）
  */
 export interface OrderReplenish extends Partial<Omit<BaseRow, 'id'>> {
@@ -4588,6 +4634,154 @@ export interface ShortageReplenish extends Partial<Omit<BaseRow, 'id'>> {
    * 缺货数量；精确小数（字符串）
    */
   shortageQty?: string;
+}
+
+/**
+ * 智能补货（/blade-purchase/replenish/smart）
+ */
+export interface SmartReplenish extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 商品；→ goods
+   */
+  commInfoId?: string;
+  /**
+   * 商品编码
+   */
+  commInfoCode?: string;
+  /**
+   * 商品名称
+   */
+  commInfoName?: string;
+  /**
+   * 规格
+   */
+  standard?: string;
+  /**
+   * 仓库；→ depot
+   */
+  depotId?: string;
+  /**
+   * 仓库名称
+   */
+  depotName?: string;
+  /**
+   * 基本单位
+   */
+  unitId?: string;
+  /**
+   * 单位
+   */
+  unitName?: string;
+  /**
+   * 默认供应商；→ supplier
+   */
+  supplierId?: string;
+  /**
+   * 默认供应商名称
+   */
+  bartererName?: string;
+  /**
+   * 统计期销量；精确小数（字符串）
+   */
+  soldQty?: string;
+  /**
+   * 统计天数
+   */
+  windowDays?: number;
+  /**
+   * 备货天数
+   */
+  coverDays?: number;
+  /**
+   * 需要量；精确小数（字符串）
+   */
+  needQty?: string;
+  /**
+   * 现有库存；精确小数（字符串）
+   */
+  stockQty?: string;
+  /**
+   * 采购在途；精确小数（字符串）
+   */
+  onOrderQty?: string;
+  /**
+   * 建议采购；精确小数（字符串）
+   */
+  proposeQty?: string;
+}
+
+/**
+ * 预警补货（/blade-purchase/replenish/warning）
+ */
+export interface WarningReplenish extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 商品；→ goods
+   */
+  commInfoId?: string;
+  /**
+   * 商品编码
+   */
+  commInfoCode?: string;
+  /**
+   * 商品名称
+   */
+  commInfoName?: string;
+  /**
+   * 规格
+   */
+  standard?: string;
+  /**
+   * 仓库；→ depot
+   */
+  depotId?: string;
+  /**
+   * 仓库名称
+   */
+  depotName?: string;
+  /**
+   * 基本单位
+   */
+  unitId?: string;
+  /**
+   * 单位
+   */
+  unitName?: string;
+  /**
+   * 默认供应商；→ supplier
+   */
+  supplierId?: string;
+  /**
+   * 默认供应商名称
+   */
+  bartererName?: string;
+  /**
+   * 现有库存；精确小数（字符串）
+   */
+  stockQty?: string;
+  /**
+   * 采购在途；精确小数（字符串）
+   */
+  onOrderQty?: string;
+  /**
+   * 库存下限；精确小数（字符串）
+   */
+  minQty?: string;
+  /**
+   * 库存上限；精确小数（字符串）
+   */
+  maxQty?: string;
+  /**
+   * 建议采购；精确小数（字符串）
+   */
+  proposeQty?: string;
 }
 
 /**
@@ -8389,6 +8583,7 @@ export interface Entities {
   'leave': Leave;
   'rank-application': RankApplication;
   'staff-profile': StaffProfile;
+  'stock-warning': StockWarning;
   'order-replenish': OrderReplenish;
   'purchase-detail-inquiry': PurchaseDetailInquiry;
   'purchase-exchange-body': PurchaseExchangeBody;
@@ -8405,6 +8600,8 @@ export interface Entities {
   'purchase-return-body': PurchaseReturnBody;
   'purchase-return': PurchaseReturn;
   'shortage-replenish': ShortageReplenish;
+  'smart-replenish': SmartReplenish;
+  'warning-replenish': WarningReplenish;
   'retail-body': RetailBody;
   'retail-return-body': RetailReturnBody;
   'retail-return': RetailReturn;

@@ -100,12 +100,14 @@ export const resourceLoaders: Record<string, () => Promise<ResourceFile>> = {
   'sales-return-body': () => Promise.all([import('../../schemas/sales/sales-return-body.json'), import('../../schemas/fragments/bill-line.json'), import('../../schemas/fragments/sales-line.json')]).then(([m, ...f]) => withFragments(m.default as unknown as ResourceFile, f.map((x) => x.default as unknown as Fragment))),
   'settlement': () => import('../../schemas/base/settlement.json').then((m) => m.default as unknown as ResourceFile),
   'shortage-replenish': () => import('../../schemas/purchase/shortage-replenish.json').then((m) => m.default as unknown as ResourceFile),
+  'smart-replenish': () => import('../../schemas/purchase/smart-replenish.json').then((m) => m.default as unknown as ResourceFile),
   'sms': () => import('../../schemas/system/sms.json').then((m) => m.default as unknown as ResourceFile),
   'sms-outbox': () => import('../../schemas/system/sms-outbox.json').then((m) => m.default as unknown as ResourceFile),
   'social': () => import('../../schemas/system/social.json').then((m) => m.default as unknown as ResourceFile),
   'staff': () => import('../../schemas/base/staff.json').then((m) => m.default as unknown as ResourceFile),
   'staff-assets': () => import('../../schemas/assets/staff-assets.json').then((m) => m.default as unknown as ResourceFile),
   'staff-profile': () => import('../../schemas/hr/staff-profile.json').then((m) => m.default as unknown as ResourceFile),
+  'stock-warning': () => import('../../schemas/inventory/stock-warning.json').then((m) => m.default as unknown as ResourceFile),
   'supplier': () => import('../../schemas/base/supplier.json').then((m) => m.default as unknown as ResourceFile),
   'supplier-audit': () => import('../../schemas/base/supplier-audit.json').then((m) => m.default as unknown as ResourceFile),
   'supplier-nature': () => import('../../schemas/base/supplier-nature.json').then((m) => m.default as unknown as ResourceFile),
@@ -118,6 +120,7 @@ export const resourceLoaders: Record<string, () => Promise<ResourceFile>> = {
   'user': () => import('../../schemas/system/user.json').then((m) => m.default as unknown as ResourceFile),
   'user-oauth': () => import('../../schemas/system/user-oauth.json').then((m) => m.default as unknown as ResourceFile),
   'usertask': () => import('../../schemas/system/usertask.json').then((m) => m.default as unknown as ResourceFile),
+  'warning-replenish': () => import('../../schemas/purchase/warning-replenish.json').then((m) => m.default as unknown as ResourceFile),
 };
 
 /** Menu path → resource whose page renders it. */
@@ -191,6 +194,8 @@ export const pageByPath: Record<string, string> = {
   '/purchase/purchaseInquiry/priceInquiry': 'purchase-price-inquiry',
   '/purchase/purchaseStrategy/orderReplenish': 'order-replenish',
   '/purchase/purchaseStrategy/shortageReplenish': 'shortage-replenish',
+  '/purchase/purchaseStrategy/smartReplenish': 'smart-replenish',
+  '/purchase/purchaseStrategy/warningReplenish': 'warning-replenish',
   '/resource/attach': 'attach',
   '/resource/oss': 'oss',
   '/resource/sms': 'sms',
@@ -226,6 +231,7 @@ export const pageByPath: Record<string, string> = {
   '/system/tenant': 'tenant',
   '/system/topmenu': 'topmenu',
   '/system/user': 'user',
+  '/warehouse/stockWarning': 'stock-warning',
 };
 
 /** Menu code → resource, for servers whose menu paths differ from ours. */
@@ -304,12 +310,14 @@ export const pageByCode: Record<string, string> = {
   'settlement': 'settlement',
   'shelves': 'goods',
   'shortageReplenish': 'shortage-replenish',
+  'smartReplenish': 'smart-replenish',
   'sms': 'sms',
   'smsOutbox': 'sms-outbox',
   'social': 'social',
   'staff': 'staff',
   'staffAssets': 'staff-assets',
   'staffProfile': 'staff-profile',
+  'stockWarning': 'stock-warning',
   'supplier': 'supplier',
   'supplierAudit': 'supplier-audit',
   'supplierNature': 'supplier-nature',
@@ -323,4 +331,5 @@ export const pageByCode: Record<string, string> = {
   'user': 'user',
   'usertask': 'usertask',
   'usual': 'log-usual',
+  'warningReplenish': 'warning-replenish',
 };

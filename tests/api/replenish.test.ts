@@ -1,5 +1,5 @@
 /**
- * Replenishment strategies (issue: purchasing, sales and retail, acceptance 5), on SQLite and
+ * Replenishment strategies (预警补货 included, on the 库存预警 settings) (issue: purchasing, sales and retail, acceptance 5), on SQLite and
  * PostgreSQL: 缺货补货 proposes open sales demand less stock and purchase orders on the way, in
  * base units; 以销定采 proposes what chosen sales orders have not shipped; each saves as a
  * purchase order draft per default supplier with the reason on every line.
@@ -63,5 +63,38 @@ describe.each(databases())('replenishment ($name)', ({ databaseUrl }) => {
     expect(refused.body.msg).toBe('以下商品没有默认供应商，请先在商品资料中设置：无供应商商品');
     const draft = expectOk(await admin.post(`${BASES.salesOrder}/draft`, { customerId: w.customers[0], bodyList: lines(w, [{ goods: g, qty: '1', taxPrice: '3.00' }]) }));
     expect((await admin.get('/blade-sales/saveSalesToPurchase', { id: draft.id })).body.msg).toContain('只有已审核未完成的销售订单可以以销定采');
+  });
+
+  test('预警补货: stock 2 below a minimum of 5 with a maximum of 20 and 3 on order → 15 proposed; a second warning per goods and warehouse is refused', async () => {
+    const g = await makeGoods(admin, w.unitId, '预警商品', { supplierId: w.supplierId });
+    const depot = w.depots[0];
+    await approvedBill(admin, BASES.purchaseIn, { supplierId: w.supplierId, depotId: depot, bodyList: lines(w, [{ goods: g, qty: '2', purchasePrice: '1.50' }]) }, { post: true });
+    await approvedBill(admin, BASES.purchaseOrder, { supplierId: w.supplierId, depotId: depot, bodyList: lines(w, [{ goods: g, qty: '3', purchasePrice: '1.50' }]) });
+    expectOk(await admin.post('/blade-warehouse/stockwarning/submit', { commInfoId: g, depotId: depot, minQty: '5', maxQty: '20' }));
+    const twice = await admin.post('/blade-warehouse/stockwarning/submit', { commInfoId: g, depotId: depot, minQty: '1' });
+    expect(twice.body.msg).toBe('该商品在此仓库已设置库存预警');
+    const rows = expectOk(await admin.get('/blade-purchase/replenish/warning/list', { commInfoId: g, current: 1, size: 10 })).records;
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ minQty: '5.00', maxQty: '20.00', stockQty: '2.00', onOrderQty: '3.00', proposeQty: '15.00' });
+    const made = expectOk(await admin.post(`/blade-purchase/replenish/warning/toPurchase?ids=${rows[0].id}`, {}));
+    const order = expectOk(await admin.get(`${BASES.purchaseOrder}/detail`, { id: made[0].id }));
+    expect(order.bodyList[0]).toMatchObject({ commInfoId: g, qty: '15.00', purchasePrice: '1.50000', remark: '预警补货：库存 2 低于下限 5，补到上限 20，在途 3' });
+    // Stock at or above the minimum: no longer listed.
+    await approvedBill(admin, BASES.purchaseIn, { supplierId: w.supplierId, depotId: depot, bodyList: lines(w, [{ goods: g, qty: '3', purchasePrice: '1.50' }]) }, { post: true });
+    expect(expectOk(await admin.get('/blade-purchase/replenish/warning/list', { commInfoId: g, current: 1, size: 10 })).records).toEqual([]);
+  });
+
+  test('智能补货: 12 sold in the last 30 days, 15 days to cover → 6 needed; stock 1, on order 2 → 3 proposed', async () => {
+    const g = await makeGoods(admin, w.unitId, '智能补货商品', { supplierId: w.supplierId });
+    const depot = w.depots[0];
+    await approvedBill(admin, BASES.purchaseIn, { supplierId: w.supplierId, depotId: depot, bodyList: lines(w, [{ goods: g, qty: '13', purchasePrice: '1.00' }]) }, { post: true });
+    await approvedBill(admin, BASES.salesOut, { customerId: w.customers[0], depotId: depot, bodyList: lines(w, [{ goods: g, qty: '12', taxPrice: '2.26' }]) }, { post: true });
+    await approvedBill(admin, BASES.purchaseOrder, { supplierId: w.supplierId, depotId: depot, bodyList: lines(w, [{ goods: g, qty: '2', purchasePrice: '1.00' }]) });
+    const rows = expectOk(await admin.get('/blade-purchase/replenish/smart/list', { commInfoId: g, current: 1, size: 10 })).records;
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ soldQty: '12.00', windowDays: 30, coverDays: 15, needQty: '6.00', stockQty: '1.00', onOrderQty: '2.00', proposeQty: '3.00' });
+    const made = expectOk(await admin.post(`/blade-purchase/replenish/smart/toPurchase?ids=${rows[0].id}`, {}));
+    const order = expectOk(await admin.get(`${BASES.purchaseOrder}/detail`, { id: made[0].id }));
+    expect(order.bodyList[0]).toMatchObject({ qty: '3.00', remark: '智能补货：近30天销量 12，备货15天需要 6，库存 1，在途 2' });
   });
 });

@@ -155,4 +155,37 @@ describe('trade pages in the browser', () => {
     await screenshot(page, 'trade-shortage-replenish');
     expect(browser.pageErrors).toEqual([]);
   });
+
+  test('库存预警, 预警补货, 智能补货 and 以销定采 show their rows; 以销定采 turns a sales order into a purchase order draft', async () => {
+    const g = await makeGoods(api, w.unitId, '策略演示商品', { supplierId: w.supplierId });
+    await approvedBill(api, BASES.purchaseIn, { supplierId: w.supplierId, depotId: w.depots[0], bodyList: lines(w, [{ goods: g, qty: '4', purchasePrice: '2.00' }]) }, { post: true });
+    await approvedBill(api, BASES.salesOut, { customerId: w.customers[0], depotId: w.depots[0], bodyList: lines(w, [{ goods: g, qty: '3', taxPrice: '4.52' }]) }, { post: true });
+    expectOk(await api.post('/blade-warehouse/stockwarning/submit', { commInfoId: g, depotId: w.depots[0], minQty: '2', maxQty: '10' }));
+    const so = await approvedBill(api, BASES.salesOrder, { customerId: w.customers[0], depotId: w.depots[0], bodyList: lines(w, [{ goods: g, qty: '2', taxPrice: '4.52' }]) });
+
+    for (const [code, testId, shot] of [
+      ['stockWarning', 'list-stock-warning', 'trade-stock-warning'],
+      ['warningReplenish', 'list-warning-replenish', 'trade-warning-replenish'],
+      ['smartReplenish', 'list-smart-replenish', 'trade-smart-replenish'],
+    ] as const) {
+      await page.goto(`${server.url}${leaf(code).path}`);
+      await page.getByTestId(testId).locator('.ag-row', { hasText: '策略演示商品' }).first().waitFor();
+      await screenshot(page, shot);
+    }
+
+    await page.goto(`${server.url}${leaf('orderReplenish').path}`);
+    const row = page.getByTestId('list-order-replenish').locator('.ag-row', { hasText: so.billNo }).first();
+    await row.waitFor();
+    await row.locator('.ag-checkbox-input, input[type=checkbox]').first().check();
+    await page.getByRole('button', { name: '以销定采' }).first().click();
+    await page.locator('.ant-modal-wrap:visible .ant-modal').getByRole('button', { name: /确\s*定|OK/ }).click();
+    await expectMessage(page, '已生成采购订单草稿');
+    await expect.poll(() => page.locator('.ant-modal-wrap:visible').count()).toBe(0);
+    await screenshot(page, 'trade-order-replenish');
+    const drafts = expectOk(await api.get(`${BASES.purchaseOrder}/list`, { billStatus: '1301', current: 1, size: 50 })).records;
+    const remarks = [];
+    for (const d of drafts) remarks.push(...expectOk(await api.get(`${BASES.purchaseOrder}/detail`, { id: d.id })).bodyList.map((l: { remark: string }) => l.remark));
+    expect(remarks).toContain(`以销定采：销售订单 ${so.billNo} 未出库 2`);
+    expect(browser.pageErrors).toEqual([]);
+  });
 });

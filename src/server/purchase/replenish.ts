@@ -1,8 +1,9 @@
 /**
  * Replenishment: proposals (goods, warehouse, quantity and the reason) turned into purchase order
  * drafts, one per default supplier and warehouse, which the clerk edits and submits. 缺货补货
- * proposes the shortage of the chosen rows of its view; 以销定采 (saveSalesToPurchase) the
- * quantities of chosen sales orders not yet shipped.
+ * proposes the shortage of the chosen rows of its view, 预警补货 the refill of stock below its
+ * warning minimum, 以销定采 (saveSalesToPurchase) the quantities of chosen sales orders not yet
+ * shipped.
  */
 import type { Services } from '../services.ts';
 import { mustCaller, param } from '../http/context.ts';
@@ -85,6 +86,38 @@ export function registerReplenishHandlers(services: Services) {
       depotId: String(r.depotId),
       qty: String(r.shortageQty),
       reason: `缺货补货：订单需求 ${new Dec(String(r.demandQty)).toFixed()}，库存 ${new Dec(String(r.stockQty ?? '0')).toFixed()}，在途 ${new Dec(String(r.onOrderQty ?? '0')).toFixed()}`,
+    }));
+    return draftPurchaseOrders(services, caller, proposals);
+  });
+
+  /** 预警补货 → 生成采购订单: the chosen warnings, up to their maximum (or minimum) less stock and what is on order. */
+  services.register('replenish.warning', async (ctx, model) => {
+    const caller = mustCaller(ctx);
+    const rows = await services.store.find(model, caller.tenantId, { where: { id: idsOf(ctx) } });
+    if (!rows.length) throw badRequest('所选商品的库存已不低于下限，请刷新后重试');
+    const n = (v: unknown) => new Dec(String(v ?? '0')).toFixed();
+    const proposals = rows.map((r) => ({
+      commInfoId: String(r.commInfoId),
+      unitId: String(r.unitId),
+      depotId: String(r.depotId),
+      qty: String(r.proposeQty),
+      reason: `预警补货：库存 ${n(r.stockQty)} 低于下限 ${n(r.minQty)}${blank(r.maxQty) ? '' : `，补到上限 ${n(r.maxQty)}`}，在途 ${n(r.onOrderQty)}`,
+    }));
+    return draftPurchaseOrders(services, caller, proposals);
+  });
+
+  /** 智能补货 → 生成采购订单: enough for the cover days at the window's daily sales, less stock and what is on order. */
+  services.register('replenish.smart', async (ctx, model) => {
+    const caller = mustCaller(ctx);
+    const rows = await services.store.find(model, caller.tenantId, { where: { id: idsOf(ctx) } });
+    if (!rows.length) throw badRequest('所选商品已无需补货，请刷新后重试');
+    const n = (v: unknown) => new Dec(String(v ?? '0')).toFixed();
+    const proposals = rows.map((r) => ({
+      commInfoId: String(r.commInfoId),
+      unitId: String(r.unitId),
+      depotId: String(r.depotId),
+      qty: String(r.proposeQty),
+      reason: `智能补货：近${r.windowDays}天销量 ${n(r.soldQty)}，备货${r.coverDays}天需要 ${n(r.needQty)}，库存 ${n(r.stockQty)}，在途 ${n(r.onOrderQty)}`,
     }));
     return draftPurchaseOrders(services, caller, proposals);
   });
