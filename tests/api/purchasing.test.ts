@@ -239,4 +239,30 @@ describe.each(databases())('purchasing ($name)', ({ databaseUrl }) => {
     expect(await stockOf(server, depot, b)).toMatchObject({ qty: '8.00', value: '32.00' });
     expect(await stockOf(server, depot, a)).toMatchObject({ qty: '16.00', value: '54.00' });
   });
+
+  test('purchaseWholeProcess: order → inbounds → return → invoice with quantities and amounts; purchaseCompletionRate', async () => {
+    const v = await makeWorld(admin, { goods: 1 });
+    const [g] = v.goods;
+    const po = await approvedBill(admin, BASES.purchaseOrder, { supplierId: v.supplierId, depotId: v.depots[0], bodyList: lines(v, [{ goods: g, qty: '10', purchasePrice: '2.00' }]) });
+    const take = (qty: string) => ({ supplierId: v.supplierId, depotId: v.depots[0], bodyList: lines(v, [{ goods: g, qty, purchasePrice: '2.00', sourceBodyId: po.bodyList[0].id }]) });
+    const in1 = await approvedBill(admin, BASES.purchaseIn, take('6'), { post: true });
+    const cancelled = expectOk(await admin.post(`${BASES.purchaseIn}/draft`, take('1')));
+    expectOk(await admin.post(`${BASES.purchaseIn}/cancel`, { id: cancelled.id, version: cancelled.version }));
+    const ret = expectOk(await admin.get(`${BASES.purchaseReturn}/generate`, { poNo: in1.billNo }));
+    await approvedBill(admin, BASES.purchaseReturn, { ...ret, bodyList: [{ ...ret.bodyList[0], qty: '-1', purchaseAmt: undefined, totalAmt: undefined, taxAmt: undefined, finalAmt: undefined }] }, { post: true });
+    const open = expectOk(await admin.post(`/blade-purchase/purchaseinvoicehead/selectBySupplierId?supplierId=${v.supplierId}`, {}));
+    await approvedBill(admin, '/blade-purchase/purchaseinvoicehead', { supplierId: v.supplierId, bodyList: open }, { post: true });
+
+    const chain = expectOk(await admin.get(`${BASES.purchaseOrder}/purchaseWholeProcess`, { id: po.id }));
+    expect(chain.order).toMatchObject({ billNo: po.billNo, qty: '10.00', amount: '22.60', inStatus: '2703' });
+    expect(chain.steps.map((st: { step: string; qty: string; amount: string; bills: unknown[] }) => [st.step, st.qty, st.amount, st.bills.length])).toEqual([
+      ['采购入库', '6.00', '13.56', 1],
+      ['采购退货', '-1.00', '-2.26', 1],
+      ['采购发票', '6.00', '13.56', 1],
+    ]);
+    expect(chain.steps[0].bills[0]).toMatchObject({ billNo: in1.billNo, billStatusName: '已记账' });
+    const rate = expectOk(await admin.get(`${BASES.purchaseOrder}/purchaseCompletionRate`, { id: po.id }));
+    expect(rate).toMatchObject({ orderedQty: '10.00', receivedQty: '6.00', rate: '60.00' });
+    expect((await admin.get(`${BASES.purchaseOrder}/purchaseWholeProcess`, { id: '1' })).body.msg).toBe('采购订单不存在或已被删除');
+  });
 });

@@ -11,6 +11,7 @@ import { registerStaffHandlers } from '../base/staff.ts';
 import { registerRelationHandlers } from '../engine/document/http.ts';
 import { registerPurchaseHandlers } from '../purchase/exceed.ts';
 import { registerReplenishHandlers } from '../purchase/replenish.ts';
+import { registerPurchaseProcessHandlers } from '../purchase/process.ts';
 
 /** The hand-written handlers that schema endpoints name with `"op": "custom"`. */
 export function registerSystemHandlers(services: Services) {
@@ -25,5 +26,6 @@ export function registerSystemHandlers(services: Services) {
   registerStaffHandlers(services);
   registerPurchaseHandlers(services);
   registerReplenishHandlers(services);
+  registerPurchaseProcessHandlers(services);
   registerRelationHandlers(services);
 }
