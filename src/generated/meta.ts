@@ -860,6 +860,10 @@ export interface Document {
      * Every line must come from a source line (an invoice only invoices what was received).
      */
     required?: boolean;
+    /**
+     * Bill kinds (returns, exchanges) whose posted lines taken from the same source line lower what this bill may take from it: an invoice covers only what was received and kept.
+     */
+    netOf?: string[];
   };
   transitions: {
     action: string;

@@ -250,7 +250,11 @@ describe.each(databases())('purchasing ($name)', ({ databaseUrl }) => {
     expectOk(await admin.post(`${BASES.purchaseIn}/cancel`, { id: cancelled.id, version: cancelled.version }));
     const ret = expectOk(await admin.get(`${BASES.purchaseReturn}/generate`, { poNo: in1.billNo }));
     await approvedBill(admin, BASES.purchaseReturn, { ...ret, bodyList: [{ ...ret.bodyList[0], qty: '-1', purchaseAmt: undefined, totalAmt: undefined, taxAmt: undefined, finalAmt: undefined }] }, { post: true });
+    // The invoice may cover only what was received and kept: 6 in, 1 returned → 5.
     const open = expectOk(await admin.post(`/blade-purchase/purchaseinvoicehead/selectBySupplierId?supplierId=${v.supplierId}`, {}));
+    expect(open.map((l: { qty: string }) => l.qty)).toEqual(['5.00']);
+    const over = await admin.post('/blade-purchase/purchaseinvoicehead/draft', { supplierId: v.supplierId, bodyList: [{ ...open[0], qty: '6', purchaseAmt: undefined, totalAmt: undefined, taxAmt: undefined, finalAmt: undefined }] });
+    expect(over.body.msg).toContain('第1行：数量超过源单未完成数量（源单 5，已生成 0，本次 6）');
     await approvedBill(admin, '/blade-purchase/purchaseinvoicehead', { supplierId: v.supplierId, bodyList: open }, { post: true });
 
     const chain = expectOk(await admin.get(`${BASES.purchaseOrder}/purchaseWholeProcess`, { id: po.id }));
@@ -258,7 +262,7 @@ describe.each(databases())('purchasing ($name)', ({ databaseUrl }) => {
     expect(chain.steps.map((st: { step: string; qty: string; amount: string; bills: unknown[] }) => [st.step, st.qty, st.amount, st.bills.length])).toEqual([
       ['采购入库', '6.00', '13.56', 1],
       ['采购退货', '-1.00', '-2.26', 1],
-      ['采购发票', '6.00', '13.56', 1],
+      ['采购发票', '5.00', '11.30', 1],
     ]);
     expect(chain.steps[0].bills[0]).toMatchObject({ billNo: in1.billNo, billStatusName: '已记账' });
     const rate = expectOk(await admin.get(`${BASES.purchaseOrder}/purchaseCompletionRate`, { id: po.id }));

@@ -21,7 +21,7 @@ export function postedStates(dm: DocumentModel): string[] {
 }
 
 /** Σ quantity of posted lines of `dm` per source line. */
-async function postedBySource(services: Services, actor: Actor, dm: DocumentModel, sourceLineIds: string[]): Promise<Map<string, Decimal>> {
+export async function postedBySource(services: Services, actor: Actor, dm: DocumentModel, sourceLineIds: string[]): Promise<Map<string, Decimal>> {
   const { store } = services;
   const body = dm.lineModel!;
   const parent = body.filterable.get(dm.lines!.parentField)!.column;

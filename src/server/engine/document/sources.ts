@@ -14,6 +14,7 @@ import { fillLookups } from '../lookups.ts';
 import { computeBillLines, type SourceLine } from './lines.ts';
 import { documentConfig, documentModel, loadBill, stateName, tenantPlaces, type DocumentModel } from './context.ts';
 import { loadLines } from '../lines.ts';
+import { postedBySource } from './progress.ts';
 import type { Condition } from '../query.ts';
 
 const blank = (v: unknown) => v === undefined || v === null || v === '';
@@ -55,6 +56,19 @@ export async function takenBySource(services: Services, actor: Actor, dm: Docume
   return out;
 }
 
+/**
+ * What posted bills of the `source.netOf` kinds (returns, exchanges) took back from each source
+ * line: an invoice may cover only what was received and kept.
+ */
+async function returnedFrom(services: Services, actor: Actor, dm: DocumentModel, sourceLineIds: string[]): Promise<Map<string, Decimal>> {
+  const out = new Map<string, Decimal>();
+  for (const name of dm.doc.source?.netOf ?? []) {
+    const other = documentModel(services, services.m(name));
+    for (const [id, qty] of await postedBySource(services, actor, other, sourceLineIds)) out.set(id, (out.get(id) ?? new Dec(0)).plus(qty));
+  }
+  return out;
+}
+
 /** The source lines a bill's lines name, with their heads' states. */
 async function sourceLines(services: Services, actor: Actor, source: DocumentModel, ids: string[]): Promise<Map<string, Row>> {
   if (!ids.length || !source.lineModel) return new Map();
@@ -76,6 +90,7 @@ export async function checkAgainstSources(services: Services, actor: Actor, dm: 
   const source = sourceModel(services, dm);
   const found = await sourceLines(services, actor, source, ids);
   const taken = await takenBySource(services, actor, dm, ids, billId);
+  const returnedQty = await returnedFrom(services, actor, dm, ids);
   const running = new Map(taken);
   const returns = dm.doc.source.limit === 'returnable';
   const { unlimited, allowances } = returns ? { unlimited: false, allowances: new Map<string, Decimal>() } : await overAllowance(services, actor, dm, ids);
@@ -88,7 +103,7 @@ export async function checkAgainstSources(services: Services, actor: Actor, dm: 
     const before = running.get(sid) ?? new Dec(0);
     const qty = new Dec(String(line.qty ?? '0'));
     const after = before.plus(qty);
-    const ordered = new Dec(String(src.qty ?? '0')).abs();
+    const ordered = new Dec(String(src.qty ?? '0')).abs().minus(returnedQty.get(sid) ?? 0);
     const extra = allowances.get(sid);
     const limit = extra ? ordered.plus(extra) : ordered;
     if (!unlimited && after.abs().gt(limit)) {
@@ -127,6 +142,7 @@ const COPIED_LINE_FIELDS = ['commInfoId', 'unitId', 'taxPrice', 'taxRate', 'taxR
 export async function openLinesFrom(services: Services, actor: Actor, dm: DocumentModel, source: DocumentModel, heads: Row[], places: Places): Promise<Row[]> {
   const lineIds = heads.flatMap((h) => ((h[source.doc.lines!] as Row[]) ?? []).map((l) => String(l.id)));
   const taken = await takenBySource(services, actor, dm, lineIds);
+  const returnedQty = await returnedFrom(services, actor, dm, lineIds);
   const returns = dm.doc.source?.limit === 'returnable';
   const priceField = dm.doc.amounts?.price;
   const raw: Row[] = [];
@@ -134,7 +150,7 @@ export async function openLinesFrom(services: Services, actor: Actor, dm: Docume
   for (const h of heads) {
     for (const l of (h[source.doc.lines!] as Row[]) ?? []) {
       const total = new Dec(String(l.qty ?? '0'));
-      const open = total.abs().minus(taken.get(String(l.id))?.abs() ?? 0);
+      const open = total.abs().minus(taken.get(String(l.id))?.abs() ?? 0).minus(returnedQty.get(String(l.id)) ?? 0);
       if (!open.gt(0)) continue;
       const line: Row = {
         sourceBillId: String(h.id),
