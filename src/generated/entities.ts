@@ -5763,6 +5763,112 @@ export interface SalesExchange extends Partial<Omit<BaseRow, 'id'>> {
 }
 
 /**
+ * 销售历史（/blade-sales/salesorderhead）
+ */
+export interface SalesHistory extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 订单编号
+   */
+  soNo?: string;
+  /**
+   * 单据日期
+   */
+  billDate?: string;
+  /**
+   * 订单状态；字典 bill_status
+   */
+  billStatus?: string;
+  /**
+   * 订单状态名称
+   */
+  saleStatusName?: string;
+  /**
+   * 客户；→ customer
+   */
+  customerId?: string;
+  /**
+   * 客户名称
+   */
+  bartererName?: string;
+  /**
+   * 仓库；→ depot
+   */
+  depotId?: string;
+  /**
+   * 仓库名称
+   */
+  depotName?: string;
+  /**
+   * 业务员；→ staff
+   */
+  staffId?: string;
+  /**
+   * 业务员姓名
+   */
+  staffName?: string;
+  /**
+   * 订单金额；精确小数（字符串）
+   */
+  finalAmt?: string;
+  /**
+   * 已结算金额；精确小数（字符串）
+   */
+  settlementAmt?: string;
+  /**
+   * 未结算金额；精确小数（字符串）
+   */
+  unSettlementAmt?: string;
+  /**
+   * 已开票金额；精确小数（字符串）
+   */
+  invoiceAmt?: string;
+  /**
+   * 未开票金额；精确小数（字符串）
+   */
+  unInvoiceAmt?: string;
+  /**
+   * 订单数量；精确小数（字符串）
+   */
+  totalQty?: string;
+  /**
+   * 已发数量；精确小数（字符串）
+   */
+  sendQty?: string;
+  /**
+   * 未发数量；精确小数（字符串）
+   */
+  unsendQty?: string;
+  /**
+   * 退货数量；精确小数（字符串）
+   */
+  returnQty?: string;
+  /**
+   * 退货金额；精确小数（字符串）
+   */
+  returnAmt?: string;
+  /**
+   * 结算方式
+   */
+  settlementName?: string;
+  /**
+   * 审核意见
+   */
+  auditRemark?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+  /**
+   * 制单人
+   */
+  createUserName?: string;
+}
+
+/**
  * 销售发票明细（/blade-sales/salesinvoicebody）
  */
 export interface SalesInvoiceBody extends Partial<Omit<BaseRow, 'id'>> {
@@ -8609,6 +8715,7 @@ export interface Entities {
   'sales-detail-inquiry': SalesDetailInquiry;
   'sales-exchange-body': SalesExchangeBody;
   'sales-exchange': SalesExchange;
+  'sales-history': SalesHistory;
   'sales-invoice-body': SalesInvoiceBody;
   'sales-invoice': SalesInvoice;
   'sales-order-body': SalesOrderBody;

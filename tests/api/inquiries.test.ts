@@ -66,6 +66,33 @@ describe.each(databases())('inquiries ($name)', ({ databaseUrl }) => {
     expect(order).toMatchObject({ id: so.id, totalQty: '4.00', outQty: '0.00', openQty: '4.00', billStatus: '1304' });
   });
 
+  test('销售历史 (the customer tab): shipped, returned and invoiced per order', async () => {
+    const v = await makeWorld(admin, { goods: 1 });
+    const [g] = v.goods;
+    await approvedBill(admin, BASES.purchaseIn, { supplierId: v.supplierId, depotId: v.depots[0], bodyList: lines(v, [{ goods: g, qty: '10', purchasePrice: '1.00' }]) }, { post: true });
+    const so = await approvedBill(admin, BASES.salesOrder, { customerId: v.customers[0], depotId: v.depots[0], bodyList: lines(v, [{ goods: g, qty: '5', taxPrice: '2.26' }]) });
+    const out = await approvedBill(admin, BASES.salesOut, { customerId: v.customers[0], depotId: v.depots[0], bodyList: lines(v, [{ goods: g, qty: '3', taxPrice: '2.26', sourceBodyId: so.bodyList[0].id }]) }, { post: true });
+    const ret = expectOk(await admin.get(`${BASES.salesReturn}/generate`, { soNo: out.billNo }));
+    await approvedBill(admin, BASES.salesReturn, { ...ret, bodyList: [{ ...ret.bodyList[0], qty: '-1', salesAmt: undefined, totalAmt: undefined, taxAmt: undefined, finalAmt: undefined }] }, { post: true });
+    const open = expectOk(await admin.post(`/blade-sales/salesinvoicehead/selectByCustomerId?customerId=${v.customers[0]}`, {}));
+    await approvedBill(admin, '/blade-sales/salesinvoicehead', { customerId: v.customers[0], bodyList: open }, { post: true });
+    const [row] = await rows('/blade-sales/salesorderhead/selectSalesHistoryByCustomerId', { customerId: v.customers[0] });
+    expect(row).toMatchObject({
+      soNo: so.billNo,
+      saleStatusName: '已审核',
+      finalAmt: '11.30',
+      totalQty: '5.00',
+      sendQty: '3.00',
+      unsendQty: '2.00',
+      returnQty: '1.00',
+      returnAmt: '2.26',
+      invoiceAmt: '4.52',
+      unInvoiceAmt: '6.78',
+      settlementAmt: '0.00',
+      depotName: expect.any(String),
+    });
+  });
+
   test('another tenant sees none of these rows in any inquiry', async () => {
     const b = await signedIn(server.url, '100001');
     for (const path of [
@@ -75,6 +102,7 @@ describe.each(databases())('inquiries ($name)', ({ databaseUrl }) => {
       '/blade-sales/salesorderinquiry/list',
       '/blade-sales/salesdetailinquiry/list',
       '/blade-sales/salespriceinquiry/list',
+      '/blade-sales/salesorderhead/selectSalesHistoryByCustomerId',
     ]) {
       expect((await rows(path, {})).length, `${path} (A)`).toBeGreaterThan(0);
       expect(expectOk(await b.get(path, { current: 1, size: 50 })).records, `${path} (B)`).toEqual([]);
