@@ -4079,6 +4079,100 @@ export interface PurchaseOrderInquiry extends Partial<Omit<BaseRow, 'id'>> {
 }
 
 /**
+ * 采购订单跟踪（/blade-purchase/purchaseorderbody）
+ */
+export interface PurchaseOrderTrack extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 订单
+   */
+  headId?: string;
+  /**
+   * 订单编号
+   */
+  billNo?: string;
+  /**
+   * 单据日期
+   */
+  billDate?: string;
+  /**
+   * 订单状态；字典 bill_status
+   */
+  billStatus?: string;
+  /**
+   * 供应商；→ supplier
+   */
+  supplierId?: string;
+  /**
+   * 供应商名称
+   */
+  bartererName?: string;
+  /**
+   * 仓库；→ depot
+   */
+  depotId?: string;
+  /**
+   * 仓库名称
+   */
+  depotName?: string;
+  /**
+   * 商品；→ goods
+   */
+  commInfoId?: string;
+  /**
+   * 商品编码
+   */
+  commInfoCode?: string;
+  /**
+   * 商品名称
+   */
+  commInfoName?: string;
+  /**
+   * 规格
+   */
+  standard?: string;
+  /**
+   * 单位
+   */
+  unitId?: string;
+  /**
+   * 单位名称
+   */
+  unitName?: string;
+  /**
+   * 订单数量；精确小数（字符串）
+   */
+  qty?: string;
+  /**
+   * 已入库数量；精确小数（字符串）
+   */
+  inQty?: string;
+  /**
+   * 未入库数量；精确小数（字符串）
+   */
+  openQty?: string;
+  /**
+   * 单价(不含税)；精确小数（字符串）
+   */
+  purchasePrice?: string;
+  /**
+   * 含税单价；精确小数（字符串）
+   */
+  taxPrice?: string;
+  /**
+   * 价税合计；精确小数（字符串）
+   */
+  totalAmt?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+}
+
+/**
  * 采购订单（/blade-purchase/purchaseorderhead）
  */
 export interface PurchaseOrder extends Partial<Omit<BaseRow, 'id'>> {
@@ -6374,6 +6468,100 @@ export interface SalesOrderInquiry extends Partial<Omit<BaseRow, 'id'>> {
    * 未出库数量；精确小数（字符串）
    */
   openQty?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+}
+
+/**
+ * 销售订单跟踪（/blade-sales/salesorderbody）
+ */
+export interface SalesOrderTrack extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 订单
+   */
+  headId?: string;
+  /**
+   * 订单编号
+   */
+  billNo?: string;
+  /**
+   * 单据日期
+   */
+  billDate?: string;
+  /**
+   * 订单状态；字典 bill_status
+   */
+  billStatus?: string;
+  /**
+   * 客户；→ customer
+   */
+  customerId?: string;
+  /**
+   * 客户名称
+   */
+  bartererName?: string;
+  /**
+   * 仓库；→ depot
+   */
+  depotId?: string;
+  /**
+   * 仓库名称
+   */
+  depotName?: string;
+  /**
+   * 商品；→ goods
+   */
+  commInfoId?: string;
+  /**
+   * 商品编码
+   */
+  commInfoCode?: string;
+  /**
+   * 商品名称
+   */
+  commInfoName?: string;
+  /**
+   * 规格
+   */
+  standard?: string;
+  /**
+   * 单位
+   */
+  unitId?: string;
+  /**
+   * 单位名称
+   */
+  unitName?: string;
+  /**
+   * 订单数量；精确小数（字符串）
+   */
+  qty?: string;
+  /**
+   * 已出库数量；精确小数（字符串）
+   */
+  outQty?: string;
+  /**
+   * 未出库数量；精确小数（字符串）
+   */
+  openQty?: string;
+  /**
+   * 单价(不含税)；精确小数（字符串）
+   */
+  salesPrice?: string;
+  /**
+   * 含税单价；精确小数（字符串）
+   */
+  taxPrice?: string;
+  /**
+   * 价税合计；精确小数（字符串）
+   */
+  totalAmt?: string;
   /**
    * 备注
    */
@@ -8701,6 +8889,7 @@ export interface Entities {
   'purchase-order-body': PurchaseOrderBody;
   'purchase-order-exceed': PurchaseOrderExceed;
   'purchase-order-inquiry': PurchaseOrderInquiry;
+  'purchase-order-track': PurchaseOrderTrack;
   'purchase-order': PurchaseOrder;
   'purchase-price-inquiry': PurchasePriceInquiry;
   'purchase-return-body': PurchaseReturnBody;
@@ -8720,6 +8909,7 @@ export interface Entities {
   'sales-invoice': SalesInvoice;
   'sales-order-body': SalesOrderBody;
   'sales-order-inquiry': SalesOrderInquiry;
+  'sales-order-track': SalesOrderTrack;
   'sales-order': SalesOrder;
   'sales-out-body': SalesOutBody;
   'sales-out': SalesOut;

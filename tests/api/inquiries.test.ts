@@ -93,6 +93,22 @@ describe.each(databases())('inquiries ($name)', ({ databaseUrl }) => {
     });
   });
 
+  test('order tracking lines: ordered, done and open per line; salesorderhead/purchase (ids) drafts a purchase order like saveSalesToPurchase', async () => {
+    const v = await makeWorld(admin, { goods: 1 });
+    const [g] = v.goods;
+    const po = await approvedBill(admin, BASES.purchaseOrder, { supplierId: v.supplierId, depotId: v.depots[0], bodyList: lines(v, [{ goods: g, qty: '8', purchasePrice: '1.00' }]) });
+    await approvedBill(admin, BASES.purchaseIn, { supplierId: v.supplierId, depotId: v.depots[0], bodyList: lines(v, [{ goods: g, qty: '5', purchasePrice: '1.00', sourceBodyId: po.bodyList[0].id }]) }, { post: true });
+    const [pt] = await rows('/blade-purchase/purchaseorderbody/purchaseOrderTrack', { supplierId: v.supplierId });
+    expect(pt).toMatchObject({ billNo: po.billNo, qty: '8.00', inQty: '5.00', openQty: '3.00', commInfoName: expect.any(String) });
+    const so = await approvedBill(admin, BASES.salesOrder, { customerId: v.customers[0], depotId: v.depots[0], bodyList: lines(v, [{ goods: g, qty: '4', taxPrice: '2.26' }]) });
+    const [st] = await rows('/blade-sales/salesorderbody/salesOrderTrack', { customerId: v.customers[0] });
+    expect(st).toMatchObject({ billNo: so.billNo, qty: '4.00', outQty: '0.00', openQty: '4.00' });
+    expectOk(await admin.post('/blade-base/comminfo/submit', { ...expectOk(await admin.get('/blade-base/comminfo/detail', { id: g })), supplierId: v.supplierId }));
+    const made = expectOk(await admin.get(`${BASES.salesOrder}/purchase`, { ids: so.id }));
+    const order = expectOk(await admin.get(`${BASES.purchaseOrder}/detail`, { id: made[0].id }));
+    expect(order.bodyList[0]).toMatchObject({ qty: '4.00', remark: `以销定采：销售订单 ${so.billNo} 未出库 4` });
+  });
+
   test('another tenant sees none of these rows in any inquiry', async () => {
     const b = await signedIn(server.url, '100001');
     for (const path of [
@@ -103,6 +119,8 @@ describe.each(databases())('inquiries ($name)', ({ databaseUrl }) => {
       '/blade-sales/salesdetailinquiry/list',
       '/blade-sales/salespriceinquiry/list',
       '/blade-sales/salesorderhead/selectSalesHistoryByCustomerId',
+      '/blade-purchase/purchaseorderbody/purchaseOrderTrack',
+      '/blade-sales/salesorderbody/salesOrderTrack',
     ]) {
       expect((await rows(path, {})).length, `${path} (A)`).toBeGreaterThan(0);
       expect(expectOk(await b.get(path, { current: 1, size: 50 })).records, `${path} (B)`).toEqual([]);
