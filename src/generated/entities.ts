@@ -2859,6 +2859,290 @@ export interface OrderReplenish extends Partial<Omit<BaseRow, 'id'>> {
 }
 
 /**
+ * 采购需求单明细（/blade-purchase/demandbody）
+ */
+export interface PurchaseDemandBody extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 单据
+   */
+  headId?: string;
+  /**
+   * 行号
+   */
+  sort?: number;
+  /**
+   * 商品；→ goods
+   */
+  commInfoId: string;
+  /**
+   * 商品编码
+   */
+  commInfoCode?: string;
+  /**
+   * 商品名称
+   */
+  commInfoName?: string;
+  /**
+   * 商品全称
+   */
+  commFullName?: string;
+  /**
+   * 规格
+   */
+  standard?: string;
+  /**
+   * 单位；→ unit
+   */
+  unitId: string;
+  /**
+   * 单位名称
+   */
+  unitName?: string;
+  /**
+   * 数量；精确小数（字符串）
+   */
+  qty: string;
+  /**
+   * 含税单价；精确小数（字符串）
+   */
+  taxPrice?: string;
+  /**
+   * 税率；→ tax-rate
+   */
+  taxRateId?: string;
+  /**
+   * 税率(%)；精确小数（字符串）
+   */
+  taxRate: string;
+  /**
+   * 折扣率(%)；精确小数（字符串）
+   */
+  discountRate?: string;
+  /**
+   * 折后单价；精确小数（字符串）
+   */
+  discountPrice?: string;
+  /**
+   * 折扣金额；精确小数（字符串）
+   */
+  discountAmt?: string;
+  /**
+   * 税额；精确小数（字符串）
+   */
+  taxAmt?: string;
+  /**
+   * 价税合计；精确小数（字符串）
+   */
+  totalAmt?: string;
+  /**
+   * 优惠券金额；精确小数（字符串）
+   */
+  couponAmt?: string;
+  /**
+   * 应收付金额；精确小数（字符串）
+   */
+  finalAmt?: string;
+  /**
+   * 分摊费用；精确小数（字符串）
+   */
+  feeAmt?: string;
+  /**
+   * 成本单价；精确小数（字符串）
+   */
+  costPrice?: string;
+  /**
+   * 成本金额；精确小数（字符串）
+   */
+  costAmt?: string;
+  /**
+   * 赠品；字典 yes_no
+   */
+  isGift?: 1 | 2;
+  /**
+   * 仓库；→ depot
+   */
+  depotId?: string;
+  /**
+   * 仓库名称
+   */
+  depotName?: string;
+  /**
+   * 应收发数量；精确小数（字符串）
+   */
+  shouldQty?: string;
+  /**
+   * 应收发金额；精确小数（字符串）
+   */
+  shouldAmt?: string;
+  /**
+   * 源单ID
+   */
+  sourceBillId?: string;
+  /**
+   * 源单编号
+   */
+  sourceBillNo?: string;
+  /**
+   * 源单行ID
+   */
+  sourceBodyId?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+  /**
+   * 采购单价(不含税)；精确小数（字符串）
+   */
+  purchasePrice?: string;
+  /**
+   * 采购金额(不含税)；精确小数（字符串）
+   */
+  purchaseAmt?: string;
+  /**
+   * 已入库数量；精确小数（字符串）
+   */
+  inQty?: string;
+}
+
+/**
+ * 采购需求单（/blade-purchase/demandhead）
+ */
+export interface PurchaseDemand extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 单据编号
+   */
+  billNo?: string;
+  /**
+   * 单据日期
+   */
+  billDate?: string;
+  /**
+   * 单据类型；字典 bill_type
+   */
+  billType?: string;
+  /**
+   * 单据状态；字典 bill_status
+   */
+  billStatus?: string;
+  /**
+   * 仓库；→ depot
+   */
+  depotId?: string;
+  /**
+   * 仓库名称
+   */
+  depotName?: string;
+  /**
+   * 业务员；→ staff
+   */
+  staffId?: string;
+  /**
+   * 业务员名称
+   */
+  staffName?: string;
+  /**
+   * 部门；→ dept
+   */
+  deptId?: string;
+  /**
+   * 部门名称
+   */
+  deptName?: string;
+  /**
+   * 总数量；精确小数（字符串）
+   */
+  totalQty?: string;
+  /**
+   * 税额；精确小数（字符串）
+   */
+  taxAmt?: string;
+  /**
+   * 价税合计；精确小数（字符串）
+   */
+  totalAmt?: string;
+  /**
+   * 优惠券金额；精确小数（字符串）
+   */
+  couponAmt?: string;
+  /**
+   * 费用金额；精确小数（字符串）
+   */
+  feeAmt?: string;
+  /**
+   * 应收付金额；精确小数（字符串）
+   */
+  finalAmt?: string;
+  /**
+   * 成本金额；精确小数（字符串）
+   */
+  costAmt?: string;
+  /**
+   * 源单ID
+   */
+  sourceBillId?: string;
+  /**
+   * 源单编号
+   */
+  sourceBillNo?: string;
+  /**
+   * 源单类型；字典 bill_type
+   */
+  sourceBillType?: string;
+  /**
+   * 审核意见
+   */
+  auditRemark?: string;
+  /**
+   * 审核人
+   */
+  auditUser?: string;
+  /**
+   * 审核时间
+   */
+  auditTime?: string;
+  /**
+   * 记账人
+   */
+  accountingUser?: string;
+  /**
+   * 记账时间
+   */
+  accountingTime?: string;
+  /**
+   * 制单人
+   */
+  createUserName?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+  /**
+   * 商品明细
+   */
+  bodyList?: {}[];
+  /**
+   * 入库状态；字典 purchase_order_status
+   */
+  inStatus?: string;
+  /**
+   * 需求日期
+   */
+  needDate?: string;
+  /**
+   * 参考金额(不含税)；精确小数（字符串）
+   */
+  purchaseAmt?: string;
+}
+
+/**
  * 采购明细查询（/blade-purchase/purchasedetailinquiry）
  */
 export interface PurchaseDetailInquiry extends Partial<Omit<BaseRow, 'id'>> {
@@ -8879,6 +9163,8 @@ export interface Entities {
   'staff-profile': StaffProfile;
   'stock-warning': StockWarning;
   'order-replenish': OrderReplenish;
+  'purchase-demand-body': PurchaseDemandBody;
+  'purchase-demand': PurchaseDemand;
   'purchase-detail-inquiry': PurchaseDetailInquiry;
   'purchase-exchange-body': PurchaseExchangeBody;
   'purchase-exchange': PurchaseExchange;

@@ -103,7 +103,7 @@ describe.each(databases())('inquiries ($name)', ({ databaseUrl }) => {
     const so = await approvedBill(admin, BASES.salesOrder, { customerId: v.customers[0], depotId: v.depots[0], bodyList: lines(v, [{ goods: g, qty: '4', taxPrice: '2.26' }]) });
     const [st] = await rows('/blade-sales/salesorderbody/salesOrderTrack', { customerId: v.customers[0] });
     expect(st).toMatchObject({ billNo: so.billNo, qty: '4.00', outQty: '0.00', openQty: '4.00' });
-    expectOk(await admin.post('/blade-base/comminfo/submit', { ...expectOk(await admin.get('/blade-base/comminfo/detail', { id: g })), supplierId: v.supplierId }));
+    expectOk(await admin.post('/blade-base/comminfo/submit', { ...expectOk<Record<string, unknown>>(await admin.get('/blade-base/comminfo/detail', { id: g })), supplierId: v.supplierId }));
     const made = expectOk(await admin.get(`${BASES.salesOrder}/purchase`, { ids: so.id }));
     const order = expectOk(await admin.get(`${BASES.purchaseOrder}/detail`, { id: made[0].id }));
     expect(order.bodyList[0]).toMatchObject({ qty: '4.00', remark: `以销定采：销售订单 ${so.billNo} 未出库 4` });

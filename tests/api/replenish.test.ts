@@ -97,4 +97,20 @@ describe.each(databases())('replenishment ($name)', ({ databaseUrl }) => {
     const order = expectOk(await admin.get(`${BASES.purchaseOrder}/detail`, { id: made[0].id }));
     expect(order.bodyList[0]).toMatchObject({ qty: '3.00', remark: '智能补货：近30天销量 12，备货15天需要 6，库存 1，在途 2' });
   });
+
+  test('采购需求单: approved requisitions become purchase order drafts (demandhead/purchase) and are then 已完成; unapproved ones are refused', async () => {
+    const g = await makeGoods(admin, w.unitId, '需求商品', { supplierId: w.supplierId });
+    const DEMAND = '/blade-purchase/demandhead';
+    const demand = await approvedBill(admin, DEMAND, { depotId: w.depots[0], remark: '门店补货', bodyList: lines(w, [{ goods: g, qty: '9', purchasePrice: '1.20' }]) });
+    expect(demand).toMatchObject({ billStatus: '1304', totalQty: '9.00' });
+    expect(expectOk(await admin.get('/blade-purchase/demandbody/list', { headId: demand.id })).records).toHaveLength(1);
+    const draft = expectOk(await admin.post(`${DEMAND}/draft`, { depotId: w.depots[0], bodyList: lines(w, [{ goods: g, qty: '1', purchasePrice: '1.20' }]) }));
+    expect((await admin.post(`${DEMAND}/purchase?ids=${draft.id}`, {})).body.msg).toContain('只有已审核的采购需求单可以生成采购订单');
+    const made = expectOk(await admin.post(`${DEMAND}/purchase?ids=${demand.id}`, {}));
+    const order = expectOk(await admin.get(`${BASES.purchaseOrder}/detail`, { id: made[0].id }));
+    expect(order).toMatchObject({ supplierId: w.supplierId, billStatus: '1301' });
+    expect(order.bodyList[0]).toMatchObject({ commInfoId: g, qty: '9.00', remark: `采购需求：${demand.billNo}` });
+    expect(expectOk(await admin.get(`${DEMAND}/detail`, { id: demand.id })).billStatus).toBe('1309');
+    expect((await admin.post(`${DEMAND}/purchase?ids=${demand.id}`, {})).body.msg).toContain('只有已审核的采购需求单可以生成采购订单');
+  });
 });

@@ -122,6 +122,33 @@ export function registerReplenishHandlers(services: Services) {
     return draftPurchaseOrders(services, caller, proposals);
   });
 
+  /** demandhead/purchase: approved requisitions ordered in full from each goods' default supplier; the requisitions are then 已完成. */
+  services.register('replenish.demandToPurchase', async (ctx) => {
+    const caller = mustCaller(ctx);
+    const { store } = services;
+    const heads = await store.find(services.m('purchase-demand'), caller.tenantId, { where: { id: idsOf(ctx) } });
+    if (!heads.length) throw badRequest('采购需求单不存在或已被删除');
+    const refused = heads.filter((h) => String(h.billStatus) !== '1304');
+    if (refused.length) throw badRequest(`只有已审核的采购需求单可以生成采购订单：${refused.map((h) => h.billNo).join('、')}`);
+    const lines = await store.find(services.m('purchase-demand-body'), caller.tenantId, { where: { headId: heads.map((h) => String(h.id)) } });
+    const byId = new Map(heads.map((h) => [String(h.id), h]));
+    const proposals: Proposal[] = lines.map((line) => {
+      const head = byId.get(String(line.headId))!;
+      return {
+        commInfoId: String(line.commInfoId),
+        unitId: String(line.unitId),
+        depotId: String(blank(line.depotId) ? (head.depotId ?? '') : line.depotId),
+        qty: String(line.qty),
+        reason: `采购需求：${head.billNo}${blank(line.remark) ? '' : ` ${line.remark}`}`,
+      };
+    });
+    return store.transaction(async () => {
+      const made = await draftPurchaseOrders(services, caller, proposals);
+      await store.updateMany(services.m('purchase-demand'), caller, heads.map((h) => ({ id: String(h.id), billStatus: '1309' })));
+      return made;
+    });
+  });
+
   /** saveSalesToPurchase (以销定采): what approved sales orders have not shipped yet, ordered from each goods' default supplier. */
   services.register('replenish.salesToPurchase', async (ctx) => {
     const caller = mustCaller(ctx);
