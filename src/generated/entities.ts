@@ -3035,7 +3035,7 @@ export interface PurchaseDemand extends Partial<Omit<BaseRow, 'id'>> {
   /**
    * 仓库；→ depot
    */
-  depotId?: string;
+  depotId: string;
   /**
    * 仓库名称
    */
