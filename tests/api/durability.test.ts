@@ -35,9 +35,13 @@ describe.each(databases().filter((d) => d.name === 'sqlite'))('durability after 
     let attempted = 0;
     let failedInFlight = 0;
     let killed: Promise<void> | undefined;
+    // Workers keep writing until the process has exited, not just until the signal is sent: a
+    // SIGKILL to the process group can take a moment to land (npx → tsx → node), and writes
+    // acknowledged meanwhile must not leave the burst without any write cut off by the kill.
+    let dead = false;
     let next = 0;
     const worker = async () => {
-      while (!killed) {
+      while (!dead) {
         const i = next++;
         const key = `burst.${String(i).padStart(5, '0')}`;
         attempted++;
@@ -48,7 +52,7 @@ describe.each(databases().filter((d) => d.name === 'sqlite'))('durability after 
           failedInFlight++; // the connection died with the process
           return;
         }
-        if (acked.size >= KILL_AFTER && !killed) killed = first.kill9();
+        if (acked.size >= KILL_AFTER && !killed) killed = first.kill9().then(() => void (dead = true));
       }
     };
     await Promise.all(Array.from({ length: WORKERS }, worker));
