@@ -10,7 +10,8 @@ import { expectOk, signedIn, type Api } from '../support/client.ts';
 import { makeWorld, BASES, stockOf, partyBalance, type World } from '../support/bills.ts';
 import { formatAmount } from '../../src/shared/money/index.ts';
 import { launchBrowser, screenshot, type Browser } from './support/browser.ts';
-import { expectMessage, seededLeaves, settle, signIn } from './support/shell.ts';
+import { expectMessage, seededLeaves, signIn } from './support/shell.ts';
+import { billPage } from './support/bills.ts';
 
 const pathOf = (code: string) => seededLeaves().find((m) => m.code === code)!.path;
 
@@ -40,46 +41,7 @@ describe('bills in the browser', () => {
     await server?.close();
   });
 
-  const editor = (resource: string) => page.getByTestId(`document-${resource}`);
-  // ag-grid 36: a row holds its pinned and scrolling cells; the summary is the pinned bottom row.
-  const cell = (bill: Locator, row: number, col: string) => bill.locator(`.ag-row[row-index="${row}"]:not(.ag-row-pinned) .ag-cell[col-id="${col}"]`);
-  const summary = (bill: Locator, col: string) => bill.locator(`.ag-row-pinned .ag-cell[col-id="${col}"]`);
-  const rowCount = (bill: Locator) => bill.locator('.ag-row:not(.ag-row-pinned)').count();
-  const status = (bill: Locator) => bill.getByTestId('bill-status');
-
-  /** Picks the row showing `text` in the picker a head field opens. */
-  async function pickHead(bill: Locator, fieldName: string, text: string) {
-    await bill.locator(`[data-field="${fieldName}"] .ant-select`).click();
-    const picker = page.locator('.ant-modal-wrap:visible .ant-modal').filter({ has: page.locator('.ant-table-row', { hasText: text }) }).last();
-    await picker.locator('.ant-table-row', { hasText: text }).first().dblclick();
-    await expect.poll(() => bill.locator(`[data-field="${fieldName}"]`).innerText()).toContain(text);
-  }
-
-  /** Adds goods through the goods picker (several at once). */
-  async function addGoods(bill: Locator, goodsNames: string[]) {
-    await bill.getByRole('button', { name: '添加商品' }).click();
-    const picker = page.locator('.ant-modal-wrap:visible .ant-modal').filter({ has: page.locator('.ant-table-row', { hasText: goodsNames[0] }) }).last();
-    for (const name of goodsNames) await picker.locator('.ant-table-row', { hasText: name }).first().locator('.ant-checkbox-input').check();
-    await picker.getByRole('button', { name: /确\s*定/ }).click();
-  }
-
-  /** Types into a grid cell and presses Enter (which moves on to the next editable cell). */
-  async function typeCell(bill: Locator, row: number, col: string, text: string) {
-    await cell(bill, row, col).click();
-    const input = bill.locator('.ag-cell-inline-editing input, .ag-popup-editor input').first();
-    await input.waitFor();
-    await input.fill(text);
-    await input.press('Enter');
-  }
-
-  async function act(bill: Locator, action: string, remark?: string) {
-    await bill.getByTestId(`doc-action-${action}`).click();
-    if (remark !== undefined) {
-      await page.getByTestId('action-remark').fill(remark);
-      await page.locator('.ant-modal-wrap:visible .ant-modal', { has: page.getByTestId('action-remark') }).getByRole('button', { name: /确\s*定|OK/ }).click();
-    }
-    await settle(page);
-  }
+  const { editor, cell, summary, rowCount, status, pickHead, addGoods, typeCell, act } = billPage(() => page);
 
   async function billOf(resource: keyof typeof BASES, bill: Locator) {
     const no = (await bill.getByTestId('bill-no').innerText()).trim();

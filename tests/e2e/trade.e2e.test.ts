@@ -4,12 +4,13 @@
  * showing what was posted. Each page: open, act, see the result; no page error; screenshots.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { expectOk, signedIn, type Api } from '../support/client.ts';
 import { BASES, approvedBill, lines, makeGoods, makeWorld, stockOf, type World } from '../support/bills.ts';
 import { launchBrowser, screenshot, type Browser } from './support/browser.ts';
-import { expectMessage, seededLeaves, settle, signIn } from './support/shell.ts';
+import { expectMessage, seededLeaves, signIn } from './support/shell.ts';
+import { billPage } from './support/bills.ts';
 
 const leaf = (code: string) => seededLeaves().find((m) => m.code === code)!;
 
@@ -45,34 +46,7 @@ describe('trade pages in the browser', () => {
     await server?.close();
   });
 
-  const editor = (resource: string) => page.getByTestId(`document-${resource}`);
-  const cell = (bill: Locator, row: number, col: string) => bill.locator(`.ag-row[row-index="${row}"]:not(.ag-row-pinned) .ag-cell[col-id="${col}"]`);
-  const rowCount = (bill: Locator) => bill.locator('.ag-row:not(.ag-row-pinned)').count();
-  const status = (bill: Locator) => bill.getByTestId('bill-status');
-
-  async function pickHead(bill: Locator, fieldName: string, text: string) {
-    await bill.locator(`[data-field="${fieldName}"] .ant-select`).click();
-    const picker = page.locator('.ant-modal-wrap:visible .ant-modal').filter({ has: page.locator('.ant-table-row', { hasText: text }) }).last();
-    await picker.locator('.ant-table-row', { hasText: text }).first().dblclick();
-    await expect.poll(() => bill.locator(`[data-field="${fieldName}"]`).innerText()).toContain(text);
-  }
-
-  async function typeCell(bill: Locator, row: number, col: string, text: string) {
-    await cell(bill, row, col).click();
-    const input = bill.locator('.ag-cell-inline-editing input, .ag-popup-editor input').first();
-    await input.waitFor();
-    await input.fill(text);
-    await input.press('Enter');
-  }
-
-  async function act(bill: Locator, action: string, remark?: string) {
-    await bill.getByTestId(`doc-action-${action}`).click();
-    if (remark !== undefined) {
-      await page.getByTestId('action-remark').fill(remark);
-      await page.locator('.ant-modal-wrap:visible .ant-modal', { has: page.getByTestId('action-remark') }).getByRole('button', { name: /确\s*定|OK/ }).click();
-    }
-    await settle(page);
-  }
+  const { editor, rowCount, status, pickHead, addGoods, typeCell, act } = billPage(() => page);
 
   test('零售单: two goods at the counter, 100.00 handed over, checked out in one step; stock leaves at once', async () => {
     await page.goto(`${server.url}${leaf('retail').path}`);
@@ -80,10 +54,7 @@ describe('trade pages in the browser', () => {
     await bill.waitFor();
     await pickHead(bill, 'depotId', names.depot);
     await pickHead(bill, 'settlementId', '现金');
-    await bill.getByRole('button', { name: '添加商品' }).click();
-    const picker = page.locator('.ant-modal-wrap:visible .ant-modal').filter({ has: page.locator('.ant-table-row', { hasText: names.goods0 }) }).last();
-    for (const name of [names.goods0, names.goods1]) await picker.locator('.ant-table-row', { hasText: name }).first().locator('.ant-checkbox-input').check();
-    await picker.getByRole('button', { name: /确\s*定/ }).click();
+    await addGoods(bill, [names.goods0, names.goods1]);
     await expect.poll(() => rowCount(bill)).toBe(2);
     await typeCell(bill, 0, 'qty', '2');
     await typeCell(bill, 0, 'taxPrice', '11.30');

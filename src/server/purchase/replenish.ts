@@ -75,52 +75,35 @@ export async function draftPurchaseOrders(services: Services, actor: Actor, prop
 }
 
 export function registerReplenishHandlers(services: Services) {
-  /** 缺货补货 → 生成采购订单: the chosen rows of the shortage view, at their shortage quantity. */
-  services.register('replenish.shortage', async (ctx, model) => {
-    const caller = mustCaller(ctx);
-    const rows = await services.store.find(model, caller.tenantId, { where: { id: idsOf(ctx) } });
-    if (!rows.length) throw badRequest('所选商品已不再缺货，请刷新后重试');
-    const proposals = rows.map((r) => ({
-      commInfoId: String(r.commInfoId),
-      unitId: String(r.unitId),
-      depotId: String(r.depotId),
-      qty: String(r.shortageQty),
-      reason: `缺货补货：订单需求 ${new Dec(String(r.demandQty)).toFixed()}，库存 ${new Dec(String(r.stockQty ?? '0')).toFixed()}，在途 ${new Dec(String(r.onOrderQty ?? '0')).toFixed()}`,
-    }));
-    return draftPurchaseOrders(services, caller, proposals);
-  });
+  /**
+   * 生成采购订单 on a strategy view: the chosen rows at their proposed quantity, each line's
+   * remark saying why. One handler per view, differing in the quantity column and the reason.
+   */
+  const fromView =
+    (gone: string, qtyField: string, reason: (r: Row, n: (v: unknown) => string) => string): Parameters<Services['register']>[1] =>
+    async (ctx, model) => {
+      const caller = mustCaller(ctx);
+      const rows = await services.store.find(model, caller.tenantId, { where: { id: idsOf(ctx) } });
+      if (!rows.length) throw badRequest(gone);
+      const n = (v: unknown) => new Dec(String(v ?? '0')).toFixed();
+      const proposals = rows.map((r) => ({
+        commInfoId: String(r.commInfoId),
+        unitId: String(r.unitId),
+        depotId: String(r.depotId),
+        qty: String(r[qtyField]),
+        reason: reason(r, n),
+      }));
+      return draftPurchaseOrders(services, caller, proposals);
+    };
 
-  /** 预警补货 → 生成采购订单: the chosen warnings, up to their maximum (or minimum) less stock and what is on order. */
-  services.register('replenish.warning', async (ctx, model) => {
-    const caller = mustCaller(ctx);
-    const rows = await services.store.find(model, caller.tenantId, { where: { id: idsOf(ctx) } });
-    if (!rows.length) throw badRequest('所选商品的库存已不低于下限，请刷新后重试');
-    const n = (v: unknown) => new Dec(String(v ?? '0')).toFixed();
-    const proposals = rows.map((r) => ({
-      commInfoId: String(r.commInfoId),
-      unitId: String(r.unitId),
-      depotId: String(r.depotId),
-      qty: String(r.proposeQty),
-      reason: `预警补货：库存 ${n(r.stockQty)} 低于下限 ${n(r.minQty)}${blank(r.maxQty) ? '' : `，补到上限 ${n(r.maxQty)}`}，在途 ${n(r.onOrderQty)}`,
-    }));
-    return draftPurchaseOrders(services, caller, proposals);
-  });
-
-  /** 智能补货 → 生成采购订单: enough for the cover days at the window's daily sales, less stock and what is on order. */
-  services.register('replenish.smart', async (ctx, model) => {
-    const caller = mustCaller(ctx);
-    const rows = await services.store.find(model, caller.tenantId, { where: { id: idsOf(ctx) } });
-    if (!rows.length) throw badRequest('所选商品已无需补货，请刷新后重试');
-    const n = (v: unknown) => new Dec(String(v ?? '0')).toFixed();
-    const proposals = rows.map((r) => ({
-      commInfoId: String(r.commInfoId),
-      unitId: String(r.unitId),
-      depotId: String(r.depotId),
-      qty: String(r.proposeQty),
-      reason: `智能补货：近${r.windowDays}天销量 ${n(r.soldQty)}，备货${r.coverDays}天需要 ${n(r.needQty)}，库存 ${n(r.stockQty)}，在途 ${n(r.onOrderQty)}`,
-    }));
-    return draftPurchaseOrders(services, caller, proposals);
-  });
+  // 缺货补货: the shortage of open sales demand over stock and what is on order.
+  services.register('replenish.shortage', fromView('所选商品已不再缺货，请刷新后重试', 'shortageQty', (r, n) => `缺货补货：订单需求 ${n(r.demandQty)}，库存 ${n(r.stockQty)}，在途 ${n(r.onOrderQty)}`));
+  // 预警补货: up to the maximum (or minimum) less stock and what is on order.
+  services.register('replenish.warning', fromView('所选商品的库存已不低于下限，请刷新后重试', 'proposeQty', (r, n) =>
+    `预警补货：库存 ${n(r.stockQty)} 低于下限 ${n(r.minQty)}${blank(r.maxQty) ? '' : `，补到上限 ${n(r.maxQty)}`}，在途 ${n(r.onOrderQty)}`));
+  // 智能补货: enough for the cover days at the window's daily sales, less stock and what is on order.
+  services.register('replenish.smart', fromView('所选商品已无需补货，请刷新后重试', 'proposeQty', (r, n) =>
+    `智能补货：近${r.windowDays}天销量 ${n(r.soldQty)}，备货${r.coverDays}天需要 ${n(r.needQty)}，库存 ${n(r.stockQty)}，在途 ${n(r.onOrderQty)}`));
 
   /** demandhead/purchase: approved requisitions ordered in full from each goods' default supplier; the requisitions are then 已完成. */
   services.register('replenish.demandToPurchase', async (ctx) => {
