@@ -56,10 +56,13 @@ describe('trade pages in the browser', () => {
     await pickHead(bill, 'settlementId', '现金');
     await addGoods(bill, [names.goods0, names.goods1]);
     await expect.poll(() => rowCount(bill)).toBe(2);
+    // A walk-in sale has no partner to take a default tax rate from: the clerk picks 13%.
     await typeCell(bill, 0, 'qty', '2');
     await typeCell(bill, 0, 'taxPrice', '11.30');
+    await typeCell(bill, 0, 'taxRate', '13');
     await typeCell(bill, 1, 'qty', '1');
     await typeCell(bill, 1, 'taxPrice', '22.60');
+    await typeCell(bill, 1, 'taxRate', '13');
     await bill.locator('[data-field="receivedAmt"] input').fill('100');
     await act(bill, 'account');
     await expect.poll(() => status(bill).innerText()).toBe('已记账');

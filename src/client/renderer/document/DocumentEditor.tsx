@@ -124,7 +124,7 @@ export function DocumentEditor({ resource, billId, onChanged }: DocumentEditorPr
     });
   }, [store, doc.depotField, lines, modal, dt]);
 
-  // A new line starts with the head's warehouse and the partner's default tax rate (the tenant's without a partner).
+  // A new line starts with the head's warehouse and the partner's default tax rate.
   const partnerRate = useRef<{ taxRate?: string; taxRateId?: string }>({});
   const [partnerId, setPartnerId] = useState<string | undefined>();
   useEffect(() => {
@@ -136,9 +136,9 @@ export function DocumentEditor({ resource, billId, onChanged }: DocumentEditorPr
   }, [store, doc.partnerField]);
   useEffect(() => {
     partnerRate.current = {};
-    // No partner yet (or none at all: a walk-in retail sale): the tenant's default rate.
+    if (!partnerId) return;
     http
-      .get<{ id?: string; taxRate?: string } | null>('/api/blade-base/taxrate/queryDefaultByBarterer', partnerId ? { bartererId: partnerId } : {}, { silent: true })
+      .get<{ id?: string; taxRate?: string } | null>('/api/blade-base/taxrate/queryDefaultByBarterer', { bartererId: partnerId }, { silent: true })
       .then((rate) => {
         if (rate) partnerRate.current = { taxRate: String(rate.taxRate ?? ''), taxRateId: String(rate.id ?? '') };
       })
