@@ -9,7 +9,7 @@ import { startTestServer, type TestServer } from '../support/server.ts';
 import { expectOk, signedIn, type Api } from '../support/client.ts';
 import { BASES, approvedBill, lines, makeGoods, makeWorld, stockOf, type World } from '../support/bills.ts';
 import { launchBrowser, screenshot, type Browser } from './support/browser.ts';
-import { expectMessage, seededLeaves, signIn } from './support/shell.ts';
+import { expectMessage, seededLeaves, settle, signIn } from './support/shell.ts';
 import { billPage } from './support/bills.ts';
 
 const leaf = (code: string) => seededLeaves().find((m) => m.code === code)!;
@@ -52,6 +52,8 @@ describe('trade pages in the browser', () => {
     await page.goto(`${server.url}${leaf('retail').path}`);
     const bill = editor('retail');
     await bill.waitFor();
+    // The new bill's form fills its defaults once the page's calls are done: pick after that.
+    await settle(page);
     await pickHead(bill, 'depotId', names.depot);
     await pickHead(bill, 'settlementId', '现金');
     await addGoods(bill, [names.goods0, names.goods1]);
