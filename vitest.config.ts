@@ -1,14 +1,27 @@
 import { defineConfig } from 'vitest/config';
 
+// Each API file starts its own server (own SQLite folder, own PostgreSQL database), so files share
+// nothing and run two at a time (the machines have 2 cores). The kill -9 durability run goes alone
+// afterwards: a busy neighbour would only blur what it measures.
+const ALONE = ['tests/api/durability.test.ts'];
+const common = { environment: 'node', pool: 'forks', testTimeout: 60_000, hookTimeout: 120_000 } as const;
+
 export default defineConfig({
   test: {
-    include: ['tests/unit/**/*.test.ts', 'tests/api/**/*.test.ts', 'tests/property/**/*.test.ts'],
-    environment: 'node',
-    pool: 'forks',
-    // Each API file starts its own server (own SQLite folder, own PostgreSQL database); running the
-    // files one after another keeps the kill -9 durability run and the timing-free suites calm.
-    fileParallelism: false,
-    testTimeout: 60_000,
-    hookTimeout: 120_000,
+    projects: [
+      {
+        test: {
+          ...common,
+          name: 'shared',
+          include: ['tests/unit/**/*.test.ts', 'tests/api/**/*.test.ts', 'tests/property/**/*.test.ts'],
+          exclude: ALONE,
+          maxWorkers: 2,
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        test: { ...common, name: 'alone', include: ALONE, fileParallelism: false, sequence: { groupOrder: 1 } },
+      },
+    ],
   },
 });

@@ -12,6 +12,7 @@ import { checkExpression, type Expr } from '../src/shared/expr.ts';
 import type { DictSeed, MenuSeed, ResourceFile } from '../src/shared/resource.ts';
 import { resolveResource, type Fragment } from '../src/shared/fragments.ts';
 import { readFragments } from '../src/shared/fragments-fs.ts';
+import { chartProblems, type Chart } from '../src/shared/accounts.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const schemasDir = path.resolve(process.argv[2] ?? path.join(root, 'schemas'));
@@ -60,6 +61,8 @@ const ajv = new Ajv({ allErrors: true, strict: false });
 const validateMeta = ajv.compile(meta);
 
 // Dictionaries
+const chart = JSON.parse(fs.readFileSync(path.join(schemasDir, 'accounts.json'), 'utf8')) as Chart;
+const chartCodes = new Set(chart.accounts.map((a) => a.code));
 const dictCodes = new Map<string, { biz: boolean }>();
 for (const file of walk(path.join(schemasDir, 'dicts'))) {
   const l = load<{ dicts: DictSeed[] }>(file);
@@ -162,10 +165,71 @@ for (const [name, l] of resources) {
     // Base columns (createUser…) are on every row, so a lookup may read from them too.
     if (!(lk.from in props) && !BASE_COLUMNS.has(lk.from)) report(l, `/lookups/${i}/from`, `字段 ${lk.from} 不存在`);
   });
+  // Bills of several kinds and item lines (收支单): the fields they name exist where they must.
+  const docBlock = r.document;
+  if (docBlock?.variants && !(docBlock.variants.field in props)) report(l, '/document/variants/field', `单据类型字段 ${docBlock.variants.field} 不在 properties 中`);
+  if (docBlock?.posting?.partyIf !== undefined) {
+    for (const p of checkExpression(docBlock.posting.partyIf as Expr)) report(l, '/document/posting/partyIf', `表达式错误: ${p}`);
+  }
+  // 从源单生成 on the bill page: by number through documentGenerate, by a chosen bill through documentPull.
+  if (docBlock?.source) {
+    const op = docBlock.source.numberParam ? 'documentGenerate' : 'documentPull';
+    if (!r.api.endpoints.some((e) => e.op === op)) report(l, '/document/source', `有源单的单据须声明 op ${op} 接口（单据页面的“从源单生成”调用它）`);
+  }
+  if (r.list?.strongIf !== undefined) for (const p of checkExpression(r.list.strongIf as Expr)) report(l, '/list/strongIf', `表达式错误: ${p}`);
+  // The general-ledger voucher: known accounts, head fields that exist, exactly one balancing line;
+  // a bill that writes stock or party rows must say how they reach the ledger.
+  const posting = docBlock?.posting;
+  if (posting && (posting.stock || posting.party || posting.partyBy) && !posting.voucher) {
+    report(l, '/document/posting', '记账的单据须声明 posting.voucher（总账凭证规则，科目见 schemas/accounts.json）');
+  }
+  if (posting?.voucher) {
+    const rests = posting.voucher.filter((v) => v.amount.replace(/^-/, '') === 'rest');
+    if (rests.length !== 1 || rests[0].when !== undefined) report(l, '/document/posting/voucher', '凭证规则须有且只有一行 rest（无条件），由它使凭证借贷平衡');
+    posting.voucher.forEach((v, i) => {
+      if (v.account !== 'party' && !chartCodes.has(v.account)) report(l, `/document/posting/voucher/${i}/account`, `科目 ${v.account} 不在 schemas/accounts.json 中`);
+      const source = v.amount.replace(/^-/, '');
+      if (!['stock', 'party', 'rest'].includes(source) && !(source in props)) report(l, `/document/posting/voucher/${i}/amount`, `单据头没有字段 ${source}`);
+      if (v.account === 'party' && !posting.party && !posting.partyBy) report(l, `/document/posting/voucher/${i}/account`, '单据不记往来，不能使用 party 科目');
+      if (v.when !== undefined) for (const p of checkExpression(v.when as Expr)) report(l, `/document/posting/voucher/${i}/when`, `表达式错误: ${p}`);
+    });
+  }
+  // Kinds sharing source lines take from the same source and name each other; an origin names a bill head field.
+  const source = docBlock?.source;
+  (source?.sharedWith ?? []).forEach((other, i) => {
+    const o = resources.get(other)?.data.document?.source;
+    if (!o) report(l, `/document/source/sharedWith/${i}`, `资源 ${other} 不存在或不能从其他单据生成`);
+    else if (o.resource !== source!.resource || !(o.sharedWith ?? []).includes(name)) report(l, `/document/source/sharedWith/${i}`, `${other} 须同样从 ${source!.resource} 生成，并在 sharedWith 中列出 ${name}`);
+  });
+  if (source?.origin) {
+    const o = resources.get(source.origin.resource)?.data;
+    if (!o?.document) report(l, '/document/source/origin/resource', `单据资源 ${source.origin.resource} 不存在`);
+    else if (!(source.origin.field in o.entity.properties)) report(l, '/document/source/origin/field', `资源 ${source.origin.resource} 没有字段 ${source.origin.field}`);
+  }
+  if (docBlock?.items) {
+    const linesRes = docBlock.lines ? resources.get(String(props[docBlock.lines]?.['x-lines'] ?? '')) : undefined;
+    const lineProps = linesRes?.data.entity.properties ?? {};
+    for (const key of ['item', 'amount'] as const) {
+      if (!(docBlock.items[key] in lineProps)) report(l, `/document/items/${key}`, `明细字段 ${docBlock.items[key]} 不在明细资源中`);
+    }
+    const itemProp = lineProps[docBlock.items.item];
+    const itemRes = resources.get(String(itemProp?.['x-ref'] ?? ''));
+    // The item is a resource the clerk picks (x-ref), or a text key the clerk types (a waybill number).
+    const textItem = itemProp && !itemProp['x-ref'] && itemProp.type === 'string';
+    if (!itemRes && !textItem) report(l, '/document/items/item', `明细字段 ${docBlock.items.item} 应引用 (x-ref) 一个资源，或是一个文本字段`);
+    if (textItem && docBlock.items.match) report(l, '/document/items/match', `文本明细字段 ${docBlock.items.item} 没有资源可以比对，不能使用 match`);
+    for (const [itemField, headField] of Object.entries(docBlock.items.match ?? {})) {
+      if (itemRes && !(itemField in itemRes.data.entity.properties)) report(l, `/document/items/match/${itemField}`, `资源 ${itemRes.data.resource} 没有字段 ${itemField}`);
+      if (!(headField in props)) report(l, `/document/items/match/${itemField}`, `字段 ${headField} 不在 properties 中`);
+    }
+  }
   for (const key of ['parentField', 'titleField', 'sortField', 'keyField'] as const) {
     const f = r.table.tree?.[key];
     if (f && !(f in props) && !['id', 'status'].includes(f)) report(l, `/table/tree/${key}`, `树字段 ${f} 不在 properties 中`);
   }
+  // A view is a SELECT, not a table: it has no trigram index to search (the server would query a missing one).
+  if (r.table.view && r.table.search?.length) report(l, '/table/search', '只读视图不能声明 table.search（视图没有全文索引），请去掉，列表按字段 like 搜索即可');
+  if (r.table.view && r.table.unique?.length) report(l, '/table/unique', '只读视图不能声明唯一约束');
   for (const [i, u] of (r.table.unique ?? []).entries()) {
     u.fields.forEach((f, j) => {
       if (!(f in props)) report(l, `/table/unique/${i}/fields/${j}`, `唯一约束字段 ${f} 不存在`);
@@ -301,6 +365,9 @@ for (const l of resources.values()) {
 for (const [file, count] of pendingTabs) {
   warnings.push({ file, line: 1, message: `${count} 个详情页签的接口属于后续模块，暂显示空表` });
 }
+
+// The chart of accounts and the statement layouts.
+for (const problem of chartProblems(chart)) problems.push({ file: path.join(schemasDir, 'accounts.json'), line: 1, message: `科目表: ${problem}` });
 
 // Menus
 const menus = load<{ menus: MenuSeed[] }>(path.join(schemasDir, 'menus.json'));

@@ -68,6 +68,7 @@ check('schema lint (npm run lint:schemas)', bin('tsx'), ['generators/lint.ts']);
 check('generated types are current (npm run gen:types, --check)', bin('tsx'), ['generators/types.ts', '--check']);
 check('generated meta-schema types are current (npm run gen:types, --check)', bin('tsx'), ['generators/meta-types.ts', '--check']);
 check('generated page manifest is current (npm run gen:types, --check)', bin('tsx'), ['generators/manifest.ts', '--check']);
+check('generated call table is current (npm run gen:types, --check)', bin('tsx'), ['generators/calls.ts', '--check']);
 check('typecheck (tsgo)', bin('tsgo'), ['-p', 'tsconfig.json', '--noEmit']);
 vitest(`unit + API tests (SQLite${process.env.DATABASE_URL ? ' + PostgreSQL' : ''})`, ['--config', 'vitest.config.ts']);
 

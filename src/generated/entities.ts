@@ -331,6 +331,60 @@ export interface Barcode extends Partial<Omit<BaseRow, 'id'>> {
 }
 
 /**
+ * 单据附件（/blade-base/billannex）
+ */
+export interface BillAnnex extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 单据
+   */
+  billId: string;
+  /**
+   * 单据类型；字典 bill_type
+   */
+  billType?: string;
+  /**
+   * 单据编号
+   */
+  billNo?: string;
+  /**
+   * 附件；→ attach
+   */
+  attachId: string;
+  /**
+   * 附件地址
+   */
+  link?: string;
+  /**
+   * 附件域名
+   */
+  domain?: string;
+  /**
+   * 附件名称
+   */
+  name?: string;
+  /**
+   * 附件原名
+   */
+  originalName?: string;
+  /**
+   * 附件拓展名
+   */
+  extension?: string;
+  /**
+   * 附件大小
+   */
+  attachSize?: number;
+  /**
+   * 排序
+   */
+  sort?: number;
+}
+
+/**
  * 品牌管理（/blade-base/commbrand）
  */
 export interface Brand extends Partial<Omit<BaseRow, 'id'>> {
@@ -1097,6 +1151,40 @@ export interface DeptRate extends Partial<Omit<BaseRow, 'id'>> {
 }
 
 /**
+ * 收支项目（/blade-base/exinitem）
+ */
+export interface ExinItem extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 项目编码
+   */
+  expendCode?: string;
+  /**
+   * 项目名称
+   */
+  expendName?: string;
+  /**
+   * 助记码
+   */
+  mnCode?: string;
+  /**
+   * 收支类型；字典 expend_type
+   */
+  expendType?: number;
+  /**
+   * 备注
+   */
+  remark?: string;
+  /**
+   * 状态；字典 status
+   */
+  status?: number;
+}
+
+/**
  * 费用类型（/blade-base/expenditem）
  */
 export interface ExpenseItem extends Partial<Omit<BaseRow, 'id'>> {
@@ -1162,6 +1250,48 @@ export interface GoodsCategory extends Partial<Omit<BaseRow, 'id'>> {
    * 分类图标
    */
   pictureUrl?: string;
+  /**
+   * 排序
+   */
+  sort?: number;
+  /**
+   * 备注
+   */
+  remark?: string;
+}
+
+/**
+ * 组合商品明细（/blade-base/commcombination）
+ */
+export interface GoodsCombination extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 组合商品；→ goods
+   */
+  comboId: string;
+  /**
+   * 组合商品名称
+   */
+  comboName?: string;
+  /**
+   * 明细商品；→ goods
+   */
+  commInfoId: string;
+  /**
+   * 明细商品编码
+   */
+  commInfoCode?: string;
+  /**
+   * 明细商品名称
+   */
+  commInfoName?: string;
+  /**
+   * 每套数量；精确小数（字符串）
+   */
+  qty: string;
   /**
    * 排序
    */
@@ -2453,6 +2583,52 @@ export interface BillRelation extends Partial<Omit<BaseRow, 'id'>> {
 }
 
 /**
+ * 草稿单据（/blade-desk/draftbill）
+ */
+export interface DraftBill extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 单据类型；字典 bill_type
+   */
+  billType?: string;
+  /**
+   * 单据编号
+   */
+  billNo?: string;
+  /**
+   * 单据
+   */
+  billId?: string;
+  /**
+   * 单据资源
+   */
+  resource?: string;
+  /**
+   * 最近操作
+   */
+  actionName?: string;
+  /**
+   * 单据状态；字典 bill_status
+   */
+  toStatus?: string;
+  /**
+   * 保存人
+   */
+  userName?: string;
+  /**
+   * 保存时间
+   */
+  actionTime?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+}
+
+/**
  * 通知公告（/blade-desk/notice）
  */
 export interface Notice extends Partial<Omit<BaseRow, 'id'>> {
@@ -2476,6 +2652,2992 @@ export interface Notice extends Partial<Omit<BaseRow, 'id'>> {
    * 通知内容
    */
   content?: string;
+}
+
+/**
+ * 待审单据（/blade-desk/pendingbill）
+ */
+export interface PendingBill extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 单据类型；字典 bill_type
+   */
+  billType?: string;
+  /**
+   * 单据编号
+   */
+  billNo?: string;
+  /**
+   * 单据
+   */
+  billId?: string;
+  /**
+   * 单据资源
+   */
+  resource?: string;
+  /**
+   * 最近操作
+   */
+  actionName?: string;
+  /**
+   * 单据状态；字典 bill_status
+   */
+  toStatus?: string;
+  /**
+   * 提交人
+   */
+  userName?: string;
+  /**
+   * 提交时间
+   */
+  actionTime?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+  /**
+   * 审核意见
+   */
+  auditRemark?: string;
+}
+
+/**
+ * 按单付款单核销明细（/blade-finance/apsettlebody）
+ */
+export interface ApSettleBody extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 单据
+   */
+  headId?: string;
+  /**
+   * 行号
+   */
+  sort?: number;
+  /**
+   * 核销单据
+   */
+  sourceBillId: string;
+  /**
+   * 单据编号
+   */
+  sourceBillNo?: string;
+  /**
+   * 单据类型；字典 bill_type
+   */
+  sourceBillType?: string;
+  /**
+   * 单据日期
+   */
+  sourceBillDate?: string;
+  /**
+   * 单据金额；精确小数（字符串）
+   */
+  billAmt?: string;
+  /**
+   * 未结金额；精确小数（字符串）
+   */
+  openAmt?: string;
+  /**
+   * 本次核销；精确小数（字符串）
+   */
+  settleAmt: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+}
+
+/**
+ * 按单付款单（/blade-finance/apsettle）
+ */
+export interface ApSettle extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 单据编号
+   */
+  billNo?: string;
+  /**
+   * 单据日期
+   */
+  billDate?: string;
+  /**
+   * 单据类型；字典 bill_type
+   */
+  billType?: string;
+  /**
+   * 单据状态；字典 bill_status
+   */
+  billStatus?: string;
+  /**
+   * 仓库；→ depot
+   */
+  depotId?: string;
+  /**
+   * 仓库名称
+   */
+  depotName?: string;
+  /**
+   * 业务员；→ staff
+   */
+  staffId?: string;
+  /**
+   * 业务员名称
+   */
+  staffName?: string;
+  /**
+   * 部门；→ dept
+   */
+  deptId?: string;
+  /**
+   * 部门名称
+   */
+  deptName?: string;
+  /**
+   * 总数量；精确小数（字符串）
+   */
+  totalQty?: string;
+  /**
+   * 税额；精确小数（字符串）
+   */
+  taxAmt?: string;
+  /**
+   * 价税合计；精确小数（字符串）
+   */
+  totalAmt?: string;
+  /**
+   * 优惠券金额；精确小数（字符串）
+   */
+  couponAmt?: string;
+  /**
+   * 费用金额；精确小数（字符串）
+   */
+  feeAmt?: string;
+  /**
+   * 应收付金额；精确小数（字符串）
+   */
+  finalAmt?: string;
+  /**
+   * 成本金额；精确小数（字符串）
+   */
+  costAmt?: string;
+  /**
+   * 源单ID
+   */
+  sourceBillId?: string;
+  /**
+   * 源单编号
+   */
+  sourceBillNo?: string;
+  /**
+   * 源单类型；字典 bill_type
+   */
+  sourceBillType?: string;
+  /**
+   * 审核意见
+   */
+  auditRemark?: string;
+  /**
+   * 审核人
+   */
+  auditUser?: string;
+  /**
+   * 审核时间
+   */
+  auditTime?: string;
+  /**
+   * 记账人
+   */
+  accountingUser?: string;
+  /**
+   * 记账时间
+   */
+  accountingTime?: string;
+  /**
+   * 制单人
+   */
+  createUserName?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+  /**
+   * 供应商；→ supplier
+   */
+  bartererId: string;
+  /**
+   * 供应商名称
+   */
+  bartererName?: string;
+  /**
+   * 结算方式；→ settlement
+   */
+  settlementId: string;
+  /**
+   * 结算方式名称
+   */
+  settlementName?: string;
+  /**
+   * 付款金额；精确小数（字符串）
+   */
+  precpAmt?: string;
+  /**
+   * 核销金额；精确小数（字符串）
+   */
+  settlementAmt?: string;
+  /**
+   * 核销明细
+   */
+  bodyList?: {}[];
+  /**
+   * 审批级别；字典 approval_level
+   */
+  approvalLevel?: string;
+}
+
+/**
+ * 应付调整单（/blade-finance/apsupplement）
+ */
+export interface ApSupplement extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 单据编号
+   */
+  billNo?: string;
+  /**
+   * 单据日期
+   */
+  billDate?: string;
+  /**
+   * 单据类型；字典 bill_type
+   */
+  billType?: string;
+  /**
+   * 单据状态；字典 bill_status
+   */
+  billStatus?: string;
+  /**
+   * 仓库；→ depot
+   */
+  depotId?: string;
+  /**
+   * 仓库名称
+   */
+  depotName?: string;
+  /**
+   * 业务员；→ staff
+   */
+  staffId?: string;
+  /**
+   * 业务员名称
+   */
+  staffName?: string;
+  /**
+   * 部门；→ dept
+   */
+  deptId?: string;
+  /**
+   * 部门名称
+   */
+  deptName?: string;
+  /**
+   * 总数量；精确小数（字符串）
+   */
+  totalQty?: string;
+  /**
+   * 税额；精确小数（字符串）
+   */
+  taxAmt?: string;
+  /**
+   * 价税合计；精确小数（字符串）
+   */
+  totalAmt?: string;
+  /**
+   * 优惠券金额；精确小数（字符串）
+   */
+  couponAmt?: string;
+  /**
+   * 费用金额；精确小数（字符串）
+   */
+  feeAmt?: string;
+  /**
+   * 调整金额；精确小数（字符串）
+   */
+  finalAmt: string;
+  /**
+   * 成本金额；精确小数（字符串）
+   */
+  costAmt?: string;
+  /**
+   * 源单ID
+   */
+  sourceBillId?: string;
+  /**
+   * 源单编号
+   */
+  sourceBillNo?: string;
+  /**
+   * 源单类型；字典 bill_type
+   */
+  sourceBillType?: string;
+  /**
+   * 审核意见
+   */
+  auditRemark?: string;
+  /**
+   * 审核人
+   */
+  auditUser?: string;
+  /**
+   * 审核时间
+   */
+  auditTime?: string;
+  /**
+   * 记账人
+   */
+  accountingUser?: string;
+  /**
+   * 记账时间
+   */
+  accountingTime?: string;
+  /**
+   * 制单人
+   */
+  createUserName?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+  /**
+   * 供应商；→ supplier
+   */
+  bartererId: string;
+  /**
+   * 供应商名称
+   */
+  bartererName?: string;
+  /**
+   * 供应商编码
+   */
+  bartererCode?: string;
+  /**
+   * 调整原因
+   */
+  reasonType: string;
+}
+
+/**
+ * 按单收款单核销明细（/blade-finance/arsettlebody）
+ */
+export interface ArSettleBody extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 单据
+   */
+  headId?: string;
+  /**
+   * 行号
+   */
+  sort?: number;
+  /**
+   * 核销单据
+   */
+  sourceBillId: string;
+  /**
+   * 单据编号
+   */
+  sourceBillNo?: string;
+  /**
+   * 单据类型；字典 bill_type
+   */
+  sourceBillType?: string;
+  /**
+   * 单据日期
+   */
+  sourceBillDate?: string;
+  /**
+   * 单据金额；精确小数（字符串）
+   */
+  billAmt?: string;
+  /**
+   * 未结金额；精确小数（字符串）
+   */
+  openAmt?: string;
+  /**
+   * 本次核销；精确小数（字符串）
+   */
+  settleAmt: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+}
+
+/**
+ * 按单收款单（/blade-finance/arsettle）
+ */
+export interface ArSettle extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 单据编号
+   */
+  billNo?: string;
+  /**
+   * 单据日期
+   */
+  billDate?: string;
+  /**
+   * 单据类型；字典 bill_type
+   */
+  billType?: string;
+  /**
+   * 单据状态；字典 bill_status
+   */
+  billStatus?: string;
+  /**
+   * 仓库；→ depot
+   */
+  depotId?: string;
+  /**
+   * 仓库名称
+   */
+  depotName?: string;
+  /**
+   * 业务员；→ staff
+   */
+  staffId?: string;
+  /**
+   * 业务员名称
+   */
+  staffName?: string;
+  /**
+   * 部门；→ dept
+   */
+  deptId?: string;
+  /**
+   * 部门名称
+   */
+  deptName?: string;
+  /**
+   * 总数量；精确小数（字符串）
+   */
+  totalQty?: string;
+  /**
+   * 税额；精确小数（字符串）
+   */
+  taxAmt?: string;
+  /**
+   * 价税合计；精确小数（字符串）
+   */
+  totalAmt?: string;
+  /**
+   * 优惠券金额；精确小数（字符串）
+   */
+  couponAmt?: string;
+  /**
+   * 费用金额；精确小数（字符串）
+   */
+  feeAmt?: string;
+  /**
+   * 应收付金额；精确小数（字符串）
+   */
+  finalAmt?: string;
+  /**
+   * 成本金额；精确小数（字符串）
+   */
+  costAmt?: string;
+  /**
+   * 源单ID
+   */
+  sourceBillId?: string;
+  /**
+   * 源单编号
+   */
+  sourceBillNo?: string;
+  /**
+   * 源单类型；字典 bill_type
+   */
+  sourceBillType?: string;
+  /**
+   * 审核意见
+   */
+  auditRemark?: string;
+  /**
+   * 审核人
+   */
+  auditUser?: string;
+  /**
+   * 审核时间
+   */
+  auditTime?: string;
+  /**
+   * 记账人
+   */
+  accountingUser?: string;
+  /**
+   * 记账时间
+   */
+  accountingTime?: string;
+  /**
+   * 制单人
+   */
+  createUserName?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+  /**
+   * 客户；→ customer
+   */
+  bartererId: string;
+  /**
+   * 客户名称
+   */
+  bartererName?: string;
+  /**
+   * 结算方式；→ settlement
+   */
+  settlementId: string;
+  /**
+   * 结算方式名称
+   */
+  settlementName?: string;
+  /**
+   * 收款金额；精确小数（字符串）
+   */
+  precpAmt?: string;
+  /**
+   * 核销金额；精确小数（字符串）
+   */
+  settlementAmt?: string;
+  /**
+   * 核销明细
+   */
+  bodyList?: {}[];
+}
+
+/**
+ * 应收调整单（/blade-finance/arsupplement）
+ */
+export interface ArSupplement extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 单据编号
+   */
+  billNo?: string;
+  /**
+   * 单据日期
+   */
+  billDate?: string;
+  /**
+   * 单据类型；字典 bill_type
+   */
+  billType?: string;
+  /**
+   * 单据状态；字典 bill_status
+   */
+  billStatus?: string;
+  /**
+   * 仓库；→ depot
+   */
+  depotId?: string;
+  /**
+   * 仓库名称
+   */
+  depotName?: string;
+  /**
+   * 业务员；→ staff
+   */
+  staffId?: string;
+  /**
+   * 业务员名称
+   */
+  staffName?: string;
+  /**
+   * 部门；→ dept
+   */
+  deptId?: string;
+  /**
+   * 部门名称
+   */
+  deptName?: string;
+  /**
+   * 总数量；精确小数（字符串）
+   */
+  totalQty?: string;
+  /**
+   * 税额；精确小数（字符串）
+   */
+  taxAmt?: string;
+  /**
+   * 价税合计；精确小数（字符串）
+   */
+  totalAmt?: string;
+  /**
+   * 优惠券金额；精确小数（字符串）
+   */
+  couponAmt?: string;
+  /**
+   * 费用金额；精确小数（字符串）
+   */
+  feeAmt?: string;
+  /**
+   * 调整金额；精确小数（字符串）
+   */
+  finalAmt: string;
+  /**
+   * 成本金额；精确小数（字符串）
+   */
+  costAmt?: string;
+  /**
+   * 源单ID
+   */
+  sourceBillId?: string;
+  /**
+   * 源单编号
+   */
+  sourceBillNo?: string;
+  /**
+   * 源单类型；字典 bill_type
+   */
+  sourceBillType?: string;
+  /**
+   * 审核意见
+   */
+  auditRemark?: string;
+  /**
+   * 审核人
+   */
+  auditUser?: string;
+  /**
+   * 审核时间
+   */
+  auditTime?: string;
+  /**
+   * 记账人
+   */
+  accountingUser?: string;
+  /**
+   * 记账时间
+   */
+  accountingTime?: string;
+  /**
+   * 制单人
+   */
+  createUserName?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+  /**
+   * 客户；→ customer
+   */
+  bartererId: string;
+  /**
+   * 客户名称
+   */
+  bartererName?: string;
+  /**
+   * 客户编码
+   */
+  bartererCode?: string;
+  /**
+   * 调整原因
+   */
+  reasonType: string;
+}
+
+/**
+ * 资产负债表（/blade-finance/balancesheet）
+ */
+export interface BalanceSheet extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 单据类型；字典 bill_type
+   */
+  billType?: string;
+  /**
+   * 单据
+   */
+  billId?: string;
+  /**
+   * 单据编号
+   */
+  billNo?: string;
+  /**
+   * 摘要；字典 party_entry
+   */
+  entry?: string;
+  /**
+   * 科目编码
+   */
+  account?: string;
+  /**
+   * 往来类型；字典 party_kind
+   */
+  partyKind?: string;
+  /**
+   * 往来单位ID
+   */
+  partyId?: string;
+  /**
+   * 借方金额；精确小数（字符串）
+   */
+  debitAmt?: string;
+  /**
+   * 贷方金额；精确小数（字符串）
+   */
+  creditAmt?: string;
+  /**
+   * 记账日期
+   */
+  postDate?: string;
+  /**
+   * 行次
+   */
+  lineNo?: number;
+  /**
+   * 项目
+   */
+  itemName?: string;
+  /**
+   * 期末余额；精确小数（字符串）
+   */
+  endAmt?: string;
+  /**
+   * 年初余额；精确小数（字符串）
+   */
+  beginAmt?: string;
+  /**
+   * 报表日期
+   */
+  reportDate?: string;
+}
+
+/**
+ * 往来对账（/blade-report/bartererbalance）
+ */
+export interface BartererCheck extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 往来类型；字典 party_kind
+   */
+  kind?: string;
+  /**
+   * 往来单位ID
+   */
+  bartererId?: string;
+  /**
+   * 单据类型；字典 bill_type
+   */
+  billType?: string;
+  /**
+   * 单据类型名称
+   */
+  billTypeName?: string;
+  /**
+   * 单据
+   */
+  billId?: string;
+  /**
+   * 单据编号
+   */
+  billNo?: string;
+  /**
+   * 源单编号
+   */
+  sourceBillNo?: string;
+  /**
+   * 业务员
+   */
+  staffName?: string;
+  /**
+   * 单据日期
+   */
+  billDate?: string;
+  /**
+   * 应收金额；精确小数（字符串）
+   */
+  arBillAmt?: string;
+  /**
+   * 已收金额；精确小数（字符串）
+   */
+  arBillPay?: string;
+  /**
+   * 应付金额；精确小数（字符串）
+   */
+  apBillAmt?: string;
+  /**
+   * 已付金额；精确小数（字符串）
+   */
+  apBillPay?: string;
+  /**
+   * 应收余额；精确小数（字符串）
+   */
+  arFinalBalance?: string;
+  /**
+   * 应付余额；精确小数（字符串）
+   */
+  apFinalBalance?: string;
+  /**
+   * 结算状态
+   */
+  settlementStatus?: string;
+}
+
+/**
+ * 往来业务明细（/blade-report/businessbalance）
+ */
+export interface BartererDetail extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 往来类型；字典 party_kind
+   */
+  kind?: string;
+  /**
+   * 往来单位ID
+   */
+  bartererId?: string;
+  /**
+   * 单据类型；字典 bill_type
+   */
+  billType?: string;
+  /**
+   * 单据类型名称
+   */
+  billTypeName?: string;
+  /**
+   * 单据
+   */
+  billId?: string;
+  /**
+   * 单据编号
+   */
+  billNo?: string;
+  /**
+   * 源单编号
+   */
+  sourceBillNo?: string;
+  /**
+   * 业务员
+   */
+  staffName?: string;
+  /**
+   * 单据日期
+   */
+  billDate?: string;
+  /**
+   * 应收金额；精确小数（字符串）
+   */
+  arBillAmt?: string;
+  /**
+   * 已收金额；精确小数（字符串）
+   */
+  arBillPay?: string;
+  /**
+   * 应付金额；精确小数（字符串）
+   */
+  apBillAmt?: string;
+  /**
+   * 已付金额；精确小数（字符串）
+   */
+  apBillPay?: string;
+  /**
+   * 应收余额；精确小数（字符串）
+   */
+  arFinalBalance?: string;
+  /**
+   * 应付余额；精确小数（字符串）
+   */
+  apFinalBalance?: string;
+  /**
+   * 记账日期
+   */
+  postDate?: string;
+  /**
+   * 摘要；字典 party_entry
+   */
+  entry?: string;
+}
+
+/**
+ * 单据核销明细（/blade-finance/billsettlement）
+ */
+export interface BillSettlement extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 往来类型；字典 party_kind
+   */
+  kind?: string;
+  /**
+   * 往来单位ID
+   */
+  partyId?: string;
+  /**
+   * 单据
+   */
+  billId?: string;
+  /**
+   * 借贷方；字典 settle_side
+   */
+  side?: string;
+  /**
+   * 单据类型；字典 bill_type
+   */
+  billType?: string;
+  /**
+   * 单据编号
+   */
+  billNo?: string;
+  /**
+   * 核销单据
+   */
+  otherBillId?: string;
+  /**
+   * 核销单据类型；字典 bill_type
+   */
+  otherBillType?: string;
+  /**
+   * 核销单据编号
+   */
+  otherBillNo?: string;
+  /**
+   * 核销单据日期
+   */
+  otherBillDate?: string;
+  /**
+   * 摘要；字典 settle_entry
+   */
+  entry?: string;
+  /**
+   * 核销金额；精确小数（字符串）
+   */
+  settleAmt?: string;
+  /**
+   * 发起单据
+   */
+  byBillId?: string;
+  /**
+   * 发起单据编号
+   */
+  byBillNo?: string;
+}
+
+/**
+ * 业务历史（/blade-finance/businessHistory）
+ */
+export interface BusinessHistory extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 操作时间
+   */
+  actionTime?: string;
+  /**
+   * 单据类型；字典 bill_type
+   */
+  billType?: string;
+  /**
+   * 单据类型名称
+   */
+  billTypeName?: string;
+  /**
+   * 单据
+   */
+  billId?: string;
+  /**
+   * 单据编号
+   */
+  billNo?: string;
+  /**
+   * 单据资源
+   */
+  resource?: string;
+  /**
+   * 操作代码
+   */
+  action?: string;
+  /**
+   * 操作
+   */
+  actionName?: string;
+  /**
+   * 操作前状态
+   */
+  fromStatus?: string;
+  /**
+   * 操作前状态名称
+   */
+  fromStatusName?: string;
+  /**
+   * 操作后状态
+   */
+  toStatus?: string;
+  /**
+   * 操作后状态名称
+   */
+  toStatusName?: string;
+  /**
+   * 操作人ID；→ user
+   */
+  userId?: string;
+  /**
+   * 操作人
+   */
+  userName?: string;
+  /**
+   * 备注/审核意见
+   */
+  remark?: string;
+}
+
+/**
+ * 成本调整单明细（/fi-cost-body/costbody）
+ */
+export interface CostAdjustmentBody extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 单据
+   */
+  headId?: string;
+  /**
+   * 行号
+   */
+  sort?: number;
+  /**
+   * 商品；→ goods
+   */
+  commInfoId: string;
+  /**
+   * 商品编码
+   */
+  commInfoCode?: string;
+  /**
+   * 商品名称
+   */
+  commInfoName?: string;
+  /**
+   * 商品全称
+   */
+  commFullName?: string;
+  /**
+   * 规格
+   */
+  standard?: string;
+  /**
+   * 单位；→ unit
+   */
+  unitId: string;
+  /**
+   * 单位名称
+   */
+  unitName?: string;
+  /**
+   * 数量；精确小数（字符串）
+   */
+  qty: string;
+  /**
+   * 成本单价；精确小数（字符串）
+   */
+  costPrice?: string;
+  /**
+   * 成本金额；精确小数（字符串）
+   */
+  costAmt?: string;
+  /**
+   * 仓库；→ depot
+   */
+  depotId?: string;
+  /**
+   * 仓库名称
+   */
+  depotName?: string;
+  /**
+   * 源单ID
+   */
+  sourceBillId?: string;
+  /**
+   * 源单编号
+   */
+  sourceBillNo?: string;
+  /**
+   * 源单行ID
+   */
+  sourceBodyId?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+  /**
+   * 调整金额；精确小数（字符串）
+   */
+  adjustAmt: string;
+}
+
+/**
+ * 成本调整单（/blade-finance/costhead）
+ */
+export interface CostAdjustment extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 单据编号
+   */
+  billNo?: string;
+  /**
+   * 单据日期
+   */
+  billDate?: string;
+  /**
+   * 单据类型；字典 bill_type
+   */
+  billType?: string;
+  /**
+   * 单据状态；字典 bill_status
+   */
+  billStatus?: string;
+  /**
+   * 仓库；→ depot
+   */
+  depotId: string;
+  /**
+   * 仓库名称
+   */
+  depotName?: string;
+  /**
+   * 经办人；→ staff
+   */
+  staffId?: string;
+  /**
+   * 经办人
+   */
+  staffName?: string;
+  /**
+   * 部门；→ dept
+   */
+  deptId?: string;
+  /**
+   * 部门名称
+   */
+  deptName?: string;
+  /**
+   * 总数量；精确小数（字符串）
+   */
+  totalQty?: string;
+  /**
+   * 税额；精确小数（字符串）
+   */
+  taxAmt?: string;
+  /**
+   * 价税合计；精确小数（字符串）
+   */
+  totalAmt?: string;
+  /**
+   * 优惠券金额；精确小数（字符串）
+   */
+  couponAmt?: string;
+  /**
+   * 费用金额；精确小数（字符串）
+   */
+  feeAmt?: string;
+  /**
+   * 应收付金额；精确小数（字符串）
+   */
+  finalAmt?: string;
+  /**
+   * 成本金额；精确小数（字符串）
+   */
+  costAmt?: string;
+  /**
+   * 源单ID
+   */
+  sourceBillId?: string;
+  /**
+   * 源单编号
+   */
+  sourceBillNo?: string;
+  /**
+   * 源单类型；字典 bill_type
+   */
+  sourceBillType?: string;
+  /**
+   * 审核意见
+   */
+  auditRemark?: string;
+  /**
+   * 审核人
+   */
+  auditUser?: string;
+  /**
+   * 审核时间
+   */
+  auditTime?: string;
+  /**
+   * 记账人
+   */
+  accountingUser?: string;
+  /**
+   * 记账时间
+   */
+  accountingTime?: string;
+  /**
+   * 制单人
+   */
+  createUserName?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+  /**
+   * 调整明细
+   */
+  bodyList?: {}[];
+  /**
+   * 调整金额；精确小数（字符串）
+   */
+  adjustAmt?: string;
+}
+
+/**
+ * 收支单明细（/blade-finance/exinbody）
+ */
+export interface ExinBody extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 收支单
+   */
+  headId?: string;
+  /**
+   * 收支项目；→ exin-item
+   */
+  expendId: string;
+  /**
+   * 收支项目
+   */
+  expendName?: string;
+  /**
+   * 金额；精确小数（字符串）
+   */
+  amount: string;
+  /**
+   * 行号
+   */
+  sort?: number;
+  /**
+   * 备注
+   */
+  remark?: string;
+}
+
+/**
+ * 收支单（/blade-finance/exinhead）
+ */
+export interface Exin extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 单据编号
+   */
+  billNo?: string;
+  /**
+   * 单据日期
+   */
+  billDate?: string;
+  /**
+   * 单据类型；字典 bill_type
+   */
+  billType?: string;
+  /**
+   * 单据状态；字典 bill_status
+   */
+  billStatus?: string;
+  /**
+   * 仓库；→ depot
+   */
+  depotId?: string;
+  /**
+   * 仓库名称
+   */
+  depotName?: string;
+  /**
+   * 经办人；→ staff
+   */
+  staffId?: string;
+  /**
+   * 经办人
+   */
+  staffName?: string;
+  /**
+   * 部门；→ dept
+   */
+  deptId?: string;
+  /**
+   * 部门名称
+   */
+  deptName?: string;
+  /**
+   * 总数量；精确小数（字符串）
+   */
+  totalQty?: string;
+  /**
+   * 税额；精确小数（字符串）
+   */
+  taxAmt?: string;
+  /**
+   * 价税合计；精确小数（字符串）
+   */
+  totalAmt?: string;
+  /**
+   * 优惠券金额；精确小数（字符串）
+   */
+  couponAmt?: string;
+  /**
+   * 费用金额；精确小数（字符串）
+   */
+  feeAmt?: string;
+  /**
+   * 金额合计；精确小数（字符串）
+   */
+  finalAmt?: string;
+  /**
+   * 成本金额；精确小数（字符串）
+   */
+  costAmt?: string;
+  /**
+   * 源单ID
+   */
+  sourceBillId?: string;
+  /**
+   * 源单编号
+   */
+  sourceBillNo?: string;
+  /**
+   * 源单类型；字典 bill_type
+   */
+  sourceBillType?: string;
+  /**
+   * 审核意见
+   */
+  auditRemark?: string;
+  /**
+   * 审核人
+   */
+  auditUser?: string;
+  /**
+   * 审核时间
+   */
+  auditTime?: string;
+  /**
+   * 记账人
+   */
+  accountingUser?: string;
+  /**
+   * 记账时间
+   */
+  accountingTime?: string;
+  /**
+   * 制单人
+   */
+  createUserName?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+  /**
+   * 收支类型；字典 expend_type
+   */
+  expendType: 6001 | 6002 | 6003;
+  /**
+   * 供应商；→ supplier
+   */
+  supplierId?: string;
+  /**
+   * 供应商
+   */
+  supplierName?: string;
+  /**
+   * 客户；→ customer
+   */
+  customerId?: string;
+  /**
+   * 客户
+   */
+  customerName?: string;
+  /**
+   * 挂账；字典 yes_no
+   */
+  onAccount?: 1 | 2;
+  /**
+   * 结算方式；→ settlement
+   */
+  settlementId?: string;
+  /**
+   * 结算方式
+   */
+  settlementName?: string;
+  /**
+   * 收支明细
+   */
+  bodyList?: {}[];
+}
+
+/**
+ * 期初财务（/blade-finance/openingBarerter）
+ */
+export interface OpeningBarterer extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 单据编号
+   */
+  billNo?: string;
+  /**
+   * 单据日期
+   */
+  billDate?: string;
+  /**
+   * 单据类型；字典 bill_type
+   */
+  billType?: string;
+  /**
+   * 单据状态；字典 bill_status
+   */
+  billStatus?: string;
+  /**
+   * 仓库；→ depot
+   */
+  depotId?: string;
+  /**
+   * 仓库名称
+   */
+  depotName?: string;
+  /**
+   * 业务员；→ staff
+   */
+  staffId?: string;
+  /**
+   * 业务员名称
+   */
+  staffName?: string;
+  /**
+   * 部门；→ dept
+   */
+  deptId?: string;
+  /**
+   * 部门名称
+   */
+  deptName?: string;
+  /**
+   * 总数量；精确小数（字符串）
+   */
+  totalQty?: string;
+  /**
+   * 税额；精确小数（字符串）
+   */
+  taxAmt?: string;
+  /**
+   * 价税合计；精确小数（字符串）
+   */
+  totalAmt?: string;
+  /**
+   * 优惠券金额；精确小数（字符串）
+   */
+  couponAmt?: string;
+  /**
+   * 费用金额；精确小数（字符串）
+   */
+  feeAmt?: string;
+  /**
+   * 期初金额；精确小数（字符串）
+   */
+  finalAmt: string;
+  /**
+   * 成本金额；精确小数（字符串）
+   */
+  costAmt?: string;
+  /**
+   * 源单ID
+   */
+  sourceBillId?: string;
+  /**
+   * 源单编号
+   */
+  sourceBillNo?: string;
+  /**
+   * 源单类型；字典 bill_type
+   */
+  sourceBillType?: string;
+  /**
+   * 审核意见
+   */
+  auditRemark?: string;
+  /**
+   * 审核人
+   */
+  auditUser?: string;
+  /**
+   * 审核时间
+   */
+  auditTime?: string;
+  /**
+   * 记账人
+   */
+  accountingUser?: string;
+  /**
+   * 记账时间
+   */
+  accountingTime?: string;
+  /**
+   * 制单人
+   */
+  createUserName?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+  /**
+   * 往来类型；字典 barterer_type
+   */
+  bartererType: 1 | 2;
+  /**
+   * 客户；→ customer
+   */
+  customerId?: string;
+  /**
+   * 客户名称
+   */
+  customerName?: string;
+  /**
+   * 供应商；→ supplier
+   */
+  supplierId?: string;
+  /**
+   * 供应商名称
+   */
+  supplierName?: string;
+  /**
+   * 原单日期
+   */
+  originalDate?: string;
+}
+
+/**
+ * 往来明细账（/blade-finance/partyledger）
+ */
+export interface PartyLedger extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 往来类型；字典 party_kind
+   */
+  kind?: string;
+  /**
+   * 往来单位ID
+   */
+  partyId?: string;
+  /**
+   * 单位编码
+   */
+  bartererCode?: string;
+  /**
+   * 往来单位
+   */
+  bartererName?: string;
+  /**
+   * 单据类型；字典 bill_type
+   */
+  billType?: string;
+  /**
+   * 单据
+   */
+  billId?: string;
+  /**
+   * 单据编号
+   */
+  billNo?: string;
+  /**
+   * 单据日期
+   */
+  billDate?: string;
+  /**
+   * 记账日期
+   */
+  postDate?: string;
+  /**
+   * 摘要；字典 party_entry
+   */
+  entry?: string;
+  /**
+   * 借方金额；精确小数（字符串）
+   */
+  debitAmt?: string;
+  /**
+   * 贷方金额；精确小数（字符串）
+   */
+  creditAmt?: string;
+  /**
+   * 余额；精确小数（字符串）
+   */
+  balance?: string;
+}
+
+/**
+ * 付款单核销明细（/blade-finance/paymentbody）
+ */
+export interface PaymentBody extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 单据
+   */
+  headId?: string;
+  /**
+   * 行号
+   */
+  sort?: number;
+  /**
+   * 核销单据
+   */
+  sourceBillId: string;
+  /**
+   * 单据编号
+   */
+  sourceBillNo?: string;
+  /**
+   * 单据类型；字典 bill_type
+   */
+  sourceBillType?: string;
+  /**
+   * 单据日期
+   */
+  sourceBillDate?: string;
+  /**
+   * 单据金额；精确小数（字符串）
+   */
+  billAmt?: string;
+  /**
+   * 未结金额；精确小数（字符串）
+   */
+  openAmt?: string;
+  /**
+   * 本次核销；精确小数（字符串）
+   */
+  settleAmt: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+}
+
+/**
+ * 付款单（/blade-finance/payment）
+ */
+export interface Payment extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 单据编号
+   */
+  billNo?: string;
+  /**
+   * 单据日期
+   */
+  billDate?: string;
+  /**
+   * 单据类型；字典 bill_type
+   */
+  billType?: string;
+  /**
+   * 单据状态；字典 bill_status
+   */
+  billStatus?: string;
+  /**
+   * 仓库；→ depot
+   */
+  depotId?: string;
+  /**
+   * 仓库名称
+   */
+  depotName?: string;
+  /**
+   * 业务员；→ staff
+   */
+  staffId?: string;
+  /**
+   * 业务员名称
+   */
+  staffName?: string;
+  /**
+   * 部门；→ dept
+   */
+  deptId?: string;
+  /**
+   * 部门名称
+   */
+  deptName?: string;
+  /**
+   * 总数量；精确小数（字符串）
+   */
+  totalQty?: string;
+  /**
+   * 税额；精确小数（字符串）
+   */
+  taxAmt?: string;
+  /**
+   * 价税合计；精确小数（字符串）
+   */
+  totalAmt?: string;
+  /**
+   * 优惠券金额；精确小数（字符串）
+   */
+  couponAmt?: string;
+  /**
+   * 费用金额；精确小数（字符串）
+   */
+  feeAmt?: string;
+  /**
+   * 应收付金额；精确小数（字符串）
+   */
+  finalAmt?: string;
+  /**
+   * 成本金额；精确小数（字符串）
+   */
+  costAmt?: string;
+  /**
+   * 源单ID
+   */
+  sourceBillId?: string;
+  /**
+   * 源单编号
+   */
+  sourceBillNo?: string;
+  /**
+   * 源单类型；字典 bill_type
+   */
+  sourceBillType?: string;
+  /**
+   * 审核意见
+   */
+  auditRemark?: string;
+  /**
+   * 审核人
+   */
+  auditUser?: string;
+  /**
+   * 审核时间
+   */
+  auditTime?: string;
+  /**
+   * 记账人
+   */
+  accountingUser?: string;
+  /**
+   * 记账时间
+   */
+  accountingTime?: string;
+  /**
+   * 制单人
+   */
+  createUserName?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+  /**
+   * 供应商；→ supplier
+   */
+  bartererId: string;
+  /**
+   * 供应商名称
+   */
+  bartererName?: string;
+  /**
+   * 结算方式；→ settlement
+   */
+  settlementId: string;
+  /**
+   * 结算方式名称
+   */
+  settlementName?: string;
+  /**
+   * 付款金额；精确小数（字符串）
+   */
+  precpAmt: string;
+  /**
+   * 核销金额；精确小数（字符串）
+   */
+  settlementAmt?: string;
+  /**
+   * 核销明细
+   */
+  bodyList?: {}[];
+}
+
+/**
+ * 预收款单（/blade-finance/prepayment）
+ */
+export interface Prepayment extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 单据编号
+   */
+  billNo?: string;
+  /**
+   * 单据日期
+   */
+  billDate?: string;
+  /**
+   * 单据类型；字典 bill_type
+   */
+  billType?: string;
+  /**
+   * 单据状态；字典 bill_status
+   */
+  billStatus?: string;
+  /**
+   * 仓库；→ depot
+   */
+  depotId?: string;
+  /**
+   * 仓库名称
+   */
+  depotName?: string;
+  /**
+   * 业务员；→ staff
+   */
+  staffId?: string;
+  /**
+   * 业务员名称
+   */
+  staffName?: string;
+  /**
+   * 部门；→ dept
+   */
+  deptId?: string;
+  /**
+   * 部门名称
+   */
+  deptName?: string;
+  /**
+   * 总数量；精确小数（字符串）
+   */
+  totalQty?: string;
+  /**
+   * 税额；精确小数（字符串）
+   */
+  taxAmt?: string;
+  /**
+   * 价税合计；精确小数（字符串）
+   */
+  totalAmt?: string;
+  /**
+   * 优惠券金额；精确小数（字符串）
+   */
+  couponAmt?: string;
+  /**
+   * 费用金额；精确小数（字符串）
+   */
+  feeAmt?: string;
+  /**
+   * 应收付金额；精确小数（字符串）
+   */
+  finalAmt?: string;
+  /**
+   * 成本金额；精确小数（字符串）
+   */
+  costAmt?: string;
+  /**
+   * 源单ID
+   */
+  sourceBillId?: string;
+  /**
+   * 源单编号
+   */
+  sourceBillNo?: string;
+  /**
+   * 源单类型；字典 bill_type
+   */
+  sourceBillType?: string;
+  /**
+   * 审核意见
+   */
+  auditRemark?: string;
+  /**
+   * 审核人
+   */
+  auditUser?: string;
+  /**
+   * 审核时间
+   */
+  auditTime?: string;
+  /**
+   * 记账人
+   */
+  accountingUser?: string;
+  /**
+   * 记账时间
+   */
+  accountingTime?: string;
+  /**
+   * 制单人
+   */
+  createUserName?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+  /**
+   * 客户；→ customer
+   */
+  bartererId: string;
+  /**
+   * 客户名称
+   */
+  bartererName?: string;
+  /**
+   * 结算方式；→ settlement
+   */
+  settlementId: string;
+  /**
+   * 结算方式名称
+   */
+  settlementName?: string;
+  /**
+   * 预收金额；精确小数（字符串）
+   */
+  precpAmt: string;
+  /**
+   * 审批级别；字典 approval_level
+   */
+  approvalLevel?: string;
+}
+
+/**
+ * 利润表（/blade-finance/profitstatement）
+ */
+export interface ProfitStatement extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 单据类型；字典 bill_type
+   */
+  billType?: string;
+  /**
+   * 单据
+   */
+  billId?: string;
+  /**
+   * 单据编号
+   */
+  billNo?: string;
+  /**
+   * 摘要；字典 party_entry
+   */
+  entry?: string;
+  /**
+   * 科目编码
+   */
+  account?: string;
+  /**
+   * 往来类型；字典 party_kind
+   */
+  partyKind?: string;
+  /**
+   * 往来单位ID
+   */
+  partyId?: string;
+  /**
+   * 借方金额；精确小数（字符串）
+   */
+  debitAmt?: string;
+  /**
+   * 贷方金额；精确小数（字符串）
+   */
+  creditAmt?: string;
+  /**
+   * 记账日期
+   */
+  postDate?: string;
+  /**
+   * 行次
+   */
+  lineNo?: number;
+  /**
+   * 项目
+   */
+  itemName?: string;
+  /**
+   * 本期金额；精确小数（字符串）
+   */
+  periodAmt?: string;
+  /**
+   * 本年累计金额；精确小数（字符串）
+   */
+  yearAmt?: string;
+  /**
+   * 期间
+   */
+  billDate?: string;
+}
+
+/**
+ * 采购退款单明细（/blade-finance/purchaserefundbody）
+ */
+export interface PurchaseRefundBody extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 单据
+   */
+  headId?: string;
+  /**
+   * 行号
+   */
+  sort?: number;
+  /**
+   * 核销单据
+   */
+  sourceBillId: string;
+  /**
+   * 单据编号
+   */
+  sourceBillNo?: string;
+  /**
+   * 单据类型；字典 bill_type
+   */
+  sourceBillType?: string;
+  /**
+   * 单据日期
+   */
+  sourceBillDate?: string;
+  /**
+   * 单据金额；精确小数（字符串）
+   */
+  billAmt?: string;
+  /**
+   * 未结金额；精确小数（字符串）
+   */
+  openAmt?: string;
+  /**
+   * 本次核销；精确小数（字符串）
+   */
+  settleAmt: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+}
+
+/**
+ * 采购退款单（/blade-finance/purchaserefund）
+ */
+export interface PurchaseRefund extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 单据编号
+   */
+  billNo?: string;
+  /**
+   * 单据日期
+   */
+  billDate?: string;
+  /**
+   * 单据类型；字典 bill_type
+   */
+  billType?: string;
+  /**
+   * 单据状态；字典 bill_status
+   */
+  billStatus?: string;
+  /**
+   * 仓库；→ depot
+   */
+  depotId?: string;
+  /**
+   * 仓库名称
+   */
+  depotName?: string;
+  /**
+   * 业务员；→ staff
+   */
+  staffId?: string;
+  /**
+   * 业务员名称
+   */
+  staffName?: string;
+  /**
+   * 部门；→ dept
+   */
+  deptId?: string;
+  /**
+   * 部门名称
+   */
+  deptName?: string;
+  /**
+   * 总数量；精确小数（字符串）
+   */
+  totalQty?: string;
+  /**
+   * 税额；精确小数（字符串）
+   */
+  taxAmt?: string;
+  /**
+   * 价税合计；精确小数（字符串）
+   */
+  totalAmt?: string;
+  /**
+   * 优惠券金额；精确小数（字符串）
+   */
+  couponAmt?: string;
+  /**
+   * 费用金额；精确小数（字符串）
+   */
+  feeAmt?: string;
+  /**
+   * 应收付金额；精确小数（字符串）
+   */
+  finalAmt?: string;
+  /**
+   * 成本金额；精确小数（字符串）
+   */
+  costAmt?: string;
+  /**
+   * 源单ID
+   */
+  sourceBillId?: string;
+  /**
+   * 源单编号
+   */
+  sourceBillNo?: string;
+  /**
+   * 源单类型；字典 bill_type
+   */
+  sourceBillType?: string;
+  /**
+   * 审核意见
+   */
+  auditRemark?: string;
+  /**
+   * 审核人
+   */
+  auditUser?: string;
+  /**
+   * 审核时间
+   */
+  auditTime?: string;
+  /**
+   * 记账人
+   */
+  accountingUser?: string;
+  /**
+   * 记账时间
+   */
+  accountingTime?: string;
+  /**
+   * 制单人
+   */
+  createUserName?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+  /**
+   * 供应商；→ supplier
+   */
+  bartererId: string;
+  /**
+   * 客户名称
+   */
+  bartererName?: string;
+  /**
+   * 结算方式；→ settlement
+   */
+  settlementId?: string;
+  /**
+   * 结算方式名称
+   */
+  settlementName?: string;
+  /**
+   * 退款金额；精确小数（字符串）
+   */
+  precpAmt?: string;
+  /**
+   * 已冲销金额；精确小数（字符串）
+   */
+  settlementAmt?: string;
+  /**
+   * 退款明细
+   */
+  bodyList?: {}[];
+}
+
+/**
+ * 收款单核销明细（/blade-finance/receiptbody）
+ */
+export interface ReceiptBody extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 单据
+   */
+  headId?: string;
+  /**
+   * 行号
+   */
+  sort?: number;
+  /**
+   * 核销单据
+   */
+  sourceBillId: string;
+  /**
+   * 单据编号
+   */
+  sourceBillNo?: string;
+  /**
+   * 单据类型；字典 bill_type
+   */
+  sourceBillType?: string;
+  /**
+   * 单据日期
+   */
+  sourceBillDate?: string;
+  /**
+   * 单据金额；精确小数（字符串）
+   */
+  billAmt?: string;
+  /**
+   * 未结金额；精确小数（字符串）
+   */
+  openAmt?: string;
+  /**
+   * 本次核销；精确小数（字符串）
+   */
+  settleAmt: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+}
+
+/**
+ * 收款单（/blade-finance/receipt）
+ */
+export interface Receipt extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 单据编号
+   */
+  billNo?: string;
+  /**
+   * 单据日期
+   */
+  billDate?: string;
+  /**
+   * 单据类型；字典 bill_type
+   */
+  billType?: string;
+  /**
+   * 单据状态；字典 bill_status
+   */
+  billStatus?: string;
+  /**
+   * 仓库；→ depot
+   */
+  depotId?: string;
+  /**
+   * 仓库名称
+   */
+  depotName?: string;
+  /**
+   * 业务员；→ staff
+   */
+  staffId?: string;
+  /**
+   * 业务员名称
+   */
+  staffName?: string;
+  /**
+   * 部门；→ dept
+   */
+  deptId?: string;
+  /**
+   * 部门名称
+   */
+  deptName?: string;
+  /**
+   * 总数量；精确小数（字符串）
+   */
+  totalQty?: string;
+  /**
+   * 税额；精确小数（字符串）
+   */
+  taxAmt?: string;
+  /**
+   * 价税合计；精确小数（字符串）
+   */
+  totalAmt?: string;
+  /**
+   * 优惠券金额；精确小数（字符串）
+   */
+  couponAmt?: string;
+  /**
+   * 费用金额；精确小数（字符串）
+   */
+  feeAmt?: string;
+  /**
+   * 应收付金额；精确小数（字符串）
+   */
+  finalAmt?: string;
+  /**
+   * 成本金额；精确小数（字符串）
+   */
+  costAmt?: string;
+  /**
+   * 源单ID
+   */
+  sourceBillId?: string;
+  /**
+   * 源单编号
+   */
+  sourceBillNo?: string;
+  /**
+   * 源单类型；字典 bill_type
+   */
+  sourceBillType?: string;
+  /**
+   * 审核意见
+   */
+  auditRemark?: string;
+  /**
+   * 审核人
+   */
+  auditUser?: string;
+  /**
+   * 审核时间
+   */
+  auditTime?: string;
+  /**
+   * 记账人
+   */
+  accountingUser?: string;
+  /**
+   * 记账时间
+   */
+  accountingTime?: string;
+  /**
+   * 制单人
+   */
+  createUserName?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+  /**
+   * 客户；→ customer
+   */
+  bartererId: string;
+  /**
+   * 客户名称
+   */
+  bartererName?: string;
+  /**
+   * 结算方式；→ settlement
+   */
+  settlementId: string;
+  /**
+   * 结算方式名称
+   */
+  settlementName?: string;
+  /**
+   * 收款金额；精确小数（字符串）
+   */
+  precpAmt: string;
+  /**
+   * 核销金额；精确小数（字符串）
+   */
+  settlementAmt?: string;
+  /**
+   * 核销明细
+   */
+  bodyList?: {}[];
+}
+
+/**
+ * 销售退款单明细（/blade-finance/salesrefundbody）
+ */
+export interface SalesRefundBody extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 单据
+   */
+  headId?: string;
+  /**
+   * 行号
+   */
+  sort?: number;
+  /**
+   * 核销单据
+   */
+  sourceBillId: string;
+  /**
+   * 单据编号
+   */
+  sourceBillNo?: string;
+  /**
+   * 单据类型；字典 bill_type
+   */
+  sourceBillType?: string;
+  /**
+   * 单据日期
+   */
+  sourceBillDate?: string;
+  /**
+   * 单据金额；精确小数（字符串）
+   */
+  billAmt?: string;
+  /**
+   * 未结金额；精确小数（字符串）
+   */
+  openAmt?: string;
+  /**
+   * 本次核销；精确小数（字符串）
+   */
+  settleAmt: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+}
+
+/**
+ * 销售退款单（/blade-finance/salesrefund）
+ */
+export interface SalesRefund extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 单据编号
+   */
+  billNo?: string;
+  /**
+   * 单据日期
+   */
+  billDate?: string;
+  /**
+   * 单据类型；字典 bill_type
+   */
+  billType?: string;
+  /**
+   * 单据状态；字典 bill_status
+   */
+  billStatus?: string;
+  /**
+   * 仓库；→ depot
+   */
+  depotId?: string;
+  /**
+   * 仓库名称
+   */
+  depotName?: string;
+  /**
+   * 业务员；→ staff
+   */
+  staffId?: string;
+  /**
+   * 业务员名称
+   */
+  staffName?: string;
+  /**
+   * 部门；→ dept
+   */
+  deptId?: string;
+  /**
+   * 部门名称
+   */
+  deptName?: string;
+  /**
+   * 总数量；精确小数（字符串）
+   */
+  totalQty?: string;
+  /**
+   * 税额；精确小数（字符串）
+   */
+  taxAmt?: string;
+  /**
+   * 价税合计；精确小数（字符串）
+   */
+  totalAmt?: string;
+  /**
+   * 优惠券金额；精确小数（字符串）
+   */
+  couponAmt?: string;
+  /**
+   * 费用金额；精确小数（字符串）
+   */
+  feeAmt?: string;
+  /**
+   * 应收付金额；精确小数（字符串）
+   */
+  finalAmt?: string;
+  /**
+   * 成本金额；精确小数（字符串）
+   */
+  costAmt?: string;
+  /**
+   * 源单ID
+   */
+  sourceBillId?: string;
+  /**
+   * 源单编号
+   */
+  sourceBillNo?: string;
+  /**
+   * 源单类型；字典 bill_type
+   */
+  sourceBillType?: string;
+  /**
+   * 审核意见
+   */
+  auditRemark?: string;
+  /**
+   * 审核人
+   */
+  auditUser?: string;
+  /**
+   * 审核时间
+   */
+  auditTime?: string;
+  /**
+   * 记账人
+   */
+  accountingUser?: string;
+  /**
+   * 记账时间
+   */
+  accountingTime?: string;
+  /**
+   * 制单人
+   */
+  createUserName?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+  /**
+   * 客户；→ customer
+   */
+  bartererId: string;
+  /**
+   * 客户名称
+   */
+  bartererName?: string;
+  /**
+   * 结算方式；→ settlement
+   */
+  settlementId?: string;
+  /**
+   * 结算方式名称
+   */
+  settlementName?: string;
+  /**
+   * 退款金额；精确小数（字符串）
+   */
+  precpAmt?: string;
+  /**
+   * 已冲销金额；精确小数（字符串）
+   */
+  settlementAmt?: string;
+  /**
+   * 退款明细
+   */
+  bodyList?: {}[];
+}
+
+/**
+ * 运输费用单明细（/blade-finance/transportbody）
+ */
+export interface TransportBody extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 运输费用单
+   */
+  headId?: string;
+  /**
+   * 行号
+   */
+  sort?: number;
+  /**
+   * 运单号
+   */
+  courierNo: string;
+  /**
+   * 发货日期
+   */
+  shipDate?: string;
+  /**
+   * 目的地
+   */
+  destination?: string;
+  /**
+   * 件数
+   */
+  pieces?: number;
+  /**
+   * 重量(kg)；精确小数（字符串）
+   */
+  weight?: string;
+  /**
+   * 运费；精确小数（字符串）
+   */
+  freightAmt: string;
+  /**
+   * 匹配状态；字典 transport_match_status
+   */
+  matchStatus?: 1 | 2 | 3;
+  /**
+   * 匹配单据ID
+   */
+  matchBillId?: string;
+  /**
+   * 匹配单据类型；字典 bill_type
+   */
+  matchBillType?: string;
+  /**
+   * 匹配单据
+   */
+  matchBillNo?: string;
+  /**
+   * 往来单位
+   */
+  matchPartnerName?: string;
+  /**
+   * 重复运单；字典 yes_no
+   */
+  repeatFlag?: 1 | 2;
+  /**
+   * 重复说明
+   */
+  repeatInfo?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+}
+
+/**
+ * 运输费用单（/blade-finance/transporthead）
+ */
+export interface Transport extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 单据编号
+   */
+  billNo?: string;
+  /**
+   * 单据日期
+   */
+  billDate?: string;
+  /**
+   * 单据类型；字典 bill_type
+   */
+  billType?: string;
+  /**
+   * 单据状态；字典 bill_status
+   */
+  billStatus?: string;
+  /**
+   * 仓库；→ depot
+   */
+  depotId?: string;
+  /**
+   * 仓库名称
+   */
+  depotName?: string;
+  /**
+   * 业务员；→ staff
+   */
+  staffId?: string;
+  /**
+   * 业务员名称
+   */
+  staffName?: string;
+  /**
+   * 部门；→ dept
+   */
+  deptId?: string;
+  /**
+   * 部门名称
+   */
+  deptName?: string;
+  /**
+   * 总数量；精确小数（字符串）
+   */
+  totalQty?: string;
+  /**
+   * 税额；精确小数（字符串）
+   */
+  taxAmt?: string;
+  /**
+   * 价税合计；精确小数（字符串）
+   */
+  totalAmt?: string;
+  /**
+   * 优惠券金额；精确小数（字符串）
+   */
+  couponAmt?: string;
+  /**
+   * 费用金额；精确小数（字符串）
+   */
+  feeAmt?: string;
+  /**
+   * 运费合计；精确小数（字符串）
+   */
+  finalAmt?: string;
+  /**
+   * 成本金额；精确小数（字符串）
+   */
+  costAmt?: string;
+  /**
+   * 源单ID
+   */
+  sourceBillId?: string;
+  /**
+   * 源单编号
+   */
+  sourceBillNo?: string;
+  /**
+   * 源单类型；字典 bill_type
+   */
+  sourceBillType?: string;
+  /**
+   * 审核意见
+   */
+  auditRemark?: string;
+  /**
+   * 审核人
+   */
+  auditUser?: string;
+  /**
+   * 审核时间
+   */
+  auditTime?: string;
+  /**
+   * 记账人
+   */
+  accountingUser?: string;
+  /**
+   * 记账时间
+   */
+  accountingTime?: string;
+  /**
+   * 制单人
+   */
+  createUserName?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+  /**
+   * 承运商；→ supplier
+   */
+  supplierId: string;
+  /**
+   * 承运商
+   */
+  supplierName?: string;
+  /**
+   * 对账单号
+   */
+  statementNo?: string;
+  /**
+   * 对账开始日期
+   */
+  periodStart?: string;
+  /**
+   * 对账结束日期
+   */
+  periodEnd?: string;
+  /**
+   * 已匹配
+   */
+  matchedCount?: number;
+  /**
+   * 未匹配
+   */
+  unmatchedCount?: number;
+  /**
+   * 重复运单
+   */
+  repeatCount?: number;
+  /**
+   * 付款申请；字典 transport_apply_status
+   */
+  applyStatus?: 1 | 2;
+  /**
+   * 申请人
+   */
+  applyUser?: string;
+  /**
+   * 申请人
+   */
+  applyUserName?: string;
+  /**
+   * 申请时间
+   */
+  applyTime?: string;
+  /**
+   * 原始文件
+   */
+  fileAttachId?: string;
+  /**
+   * 原始文件名
+   */
+  fileName?: string;
+  /**
+   * 原始文件地址
+   */
+  fileLink?: string;
+  /**
+   * 运单明细
+   */
+  bodyList?: {}[];
+}
+
+/**
+ * 凭证推送记录（/blade-finance/voucher）
+ */
+export interface VoucherPush extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 凭证号
+   */
+  voucherNo?: string;
+  /**
+   * 单据资源
+   */
+  resource?: string;
+  /**
+   * 单据类型；字典 bill_type
+   */
+  billType?: string;
+  /**
+   * 单据
+   */
+  billId?: string;
+  /**
+   * 单据编号
+   */
+  billNo?: string;
+  /**
+   * 摘要；字典 party_entry
+   */
+  entry?: string;
+  /**
+   * 记账日期
+   */
+  postDate?: string;
+  /**
+   * 借方合计；精确小数（字符串）
+   */
+  debitAmt?: string;
+  /**
+   * 贷方合计；精确小数（字符串）
+   */
+  creditAmt?: string;
+  /**
+   * 分录
+   */
+  lines?: string;
+  /**
+   * 推送人
+   */
+  userName?: string;
+  /**
+   * 推送时间
+   */
+  createTime?: string;
 }
 
 /**
@@ -2736,6 +5898,3144 @@ export interface StaffProfile extends Partial<Omit<BaseRow, 'id'>> {
    * 职级申请状态；字典 staff_audit_status
    */
   rankAuditStatus?: number;
+}
+
+/**
+ * 库存对账确认（/blade-warehouse/balanceconfig）
+ */
+export interface BalanceConfig extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 仓库；→ depot
+   */
+  depotId?: string;
+  /**
+   * 仓库名称
+   */
+  depotName?: string;
+  /**
+   * 商品；→ goods
+   */
+  commInfoId?: string;
+  /**
+   * 商品编码
+   */
+  commInfoCode?: string;
+  /**
+   * 商品名称
+   */
+  commInfoName?: string;
+  /**
+   * 商品分类；→ goods-category
+   */
+  classifyId?: string;
+  /**
+   * 基本单位
+   */
+  unitId?: string;
+  /**
+   * 单位
+   */
+  unitName?: string;
+  /**
+   * 余额数量；精确小数（字符串）
+   */
+  qty?: string;
+  /**
+   * 余额金额；精确小数（字符串）
+   */
+  value?: string;
+  /**
+   * 流水数量；精确小数（字符串）
+   */
+  ledgerQty?: string;
+  /**
+   * 流水金额；精确小数（字符串）
+   */
+  ledgerValue?: string;
+  /**
+   * 数量差异；精确小数（字符串）
+   */
+  diffQty?: string;
+  /**
+   * 金额差异；精确小数（字符串）
+   */
+  diffValue?: string;
+  /**
+   * 对账结果；字典 stock_balanced
+   */
+  balanced?: number;
+  /**
+   * 确认状态；字典 balance_confirm_status
+   */
+  balanceStatus?: number;
+  /**
+   * 确认数量；精确小数（字符串）
+   */
+  confirmQty?: string;
+  /**
+   * 确认金额；精确小数（字符串）
+   */
+  confirmValue?: string;
+  /**
+   * 确认人
+   */
+  confirmUserName?: string;
+  /**
+   * 确认时间
+   */
+  confirmTime?: string;
+  /**
+   * 确认备注
+   */
+  confirmRemark?: string;
+  /**
+   * 确认后变动；字典 balance_confirm_changed
+   */
+  changed?: number;
+}
+
+/**
+ * 库存对账确认记录（/blade-warehouse/balanceconfirm）
+ */
+export interface BalanceConfirm extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 仓库；→ depot
+   */
+  depotId?: string;
+  /**
+   * 仓库名称
+   */
+  depotName?: string;
+  /**
+   * 商品；→ goods
+   */
+  commInfoId?: string;
+  /**
+   * 商品名称
+   */
+  commInfoName?: string;
+  /**
+   * 确认状态；字典 balance_confirm_status
+   */
+  confirmStatus?: 1 | 2;
+  /**
+   * 确认数量；精确小数（字符串）
+   */
+  confirmQty?: string;
+  /**
+   * 确认金额；精确小数（字符串）
+   */
+  confirmValue?: string;
+  /**
+   * 确认人
+   */
+  confirmUserName?: string;
+  /**
+   * 确认时间
+   */
+  confirmTime?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+}
+
+/**
+ * 借入单明细（/blade-warehouse/borrowinbody）
+ */
+export interface BorrowInBody extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 单据
+   */
+  headId?: string;
+  /**
+   * 行号
+   */
+  sort?: number;
+  /**
+   * 商品；→ goods
+   */
+  commInfoId: string;
+  /**
+   * 商品编码
+   */
+  commInfoCode?: string;
+  /**
+   * 商品名称
+   */
+  commInfoName?: string;
+  /**
+   * 商品全称
+   */
+  commFullName?: string;
+  /**
+   * 规格
+   */
+  standard?: string;
+  /**
+   * 单位；→ unit
+   */
+  unitId: string;
+  /**
+   * 单位名称
+   */
+  unitName?: string;
+  /**
+   * 数量；精确小数（字符串）
+   */
+  qty: string;
+  /**
+   * 成本单价；精确小数（字符串）
+   */
+  costPrice?: string;
+  /**
+   * 成本金额；精确小数（字符串）
+   */
+  costAmt?: string;
+  /**
+   * 仓库；→ depot
+   */
+  depotId?: string;
+  /**
+   * 仓库名称
+   */
+  depotName?: string;
+  /**
+   * 源单ID
+   */
+  sourceBillId?: string;
+  /**
+   * 源单编号
+   */
+  sourceBillNo?: string;
+  /**
+   * 源单行ID
+   */
+  sourceBodyId?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+  /**
+   * 已归还数量；精确小数（字符串）
+   */
+  returnQty?: string;
+}
+
+/**
+ * 借入归还单明细（/blade-warehouse/borrowinreturnbody）
+ */
+export interface BorrowInReturnBody extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 单据
+   */
+  headId?: string;
+  /**
+   * 行号
+   */
+  sort?: number;
+  /**
+   * 商品；→ goods
+   */
+  commInfoId: string;
+  /**
+   * 商品编码
+   */
+  commInfoCode?: string;
+  /**
+   * 商品名称
+   */
+  commInfoName?: string;
+  /**
+   * 商品全称
+   */
+  commFullName?: string;
+  /**
+   * 规格
+   */
+  standard?: string;
+  /**
+   * 单位；→ unit
+   */
+  unitId: string;
+  /**
+   * 单位名称
+   */
+  unitName?: string;
+  /**
+   * 数量；精确小数（字符串）
+   */
+  qty: string;
+  /**
+   * 成本单价；精确小数（字符串）
+   */
+  costPrice?: string;
+  /**
+   * 成本金额；精确小数（字符串）
+   */
+  costAmt?: string;
+  /**
+   * 仓库；→ depot
+   */
+  depotId?: string;
+  /**
+   * 仓库名称
+   */
+  depotName?: string;
+  /**
+   * 源单ID
+   */
+  sourceBillId?: string;
+  /**
+   * 源单编号
+   */
+  sourceBillNo?: string;
+  /**
+   * 源单行ID
+   */
+  sourceBodyId?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+}
+
+/**
+ * 借入归还单（/blade-warehouse/borrowinreturnhead）
+ */
+export interface BorrowInReturn extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 单据编号
+   */
+  billNo?: string;
+  /**
+   * 单据日期
+   */
+  billDate?: string;
+  /**
+   * 单据类型；字典 bill_type
+   */
+  billType?: string;
+  /**
+   * 单据状态；字典 bill_status
+   */
+  billStatus?: string;
+  /**
+   * 仓库；→ depot
+   */
+  depotId: string;
+  /**
+   * 仓库名称
+   */
+  depotName?: string;
+  /**
+   * 经手人；→ staff
+   */
+  staffId?: string;
+  /**
+   * 业务员名称
+   */
+  staffName?: string;
+  /**
+   * 部门；→ dept
+   */
+  deptId?: string;
+  /**
+   * 部门名称
+   */
+  deptName?: string;
+  /**
+   * 总数量；精确小数（字符串）
+   */
+  totalQty?: string;
+  /**
+   * 税额；精确小数（字符串）
+   */
+  taxAmt?: string;
+  /**
+   * 价税合计；精确小数（字符串）
+   */
+  totalAmt?: string;
+  /**
+   * 优惠券金额；精确小数（字符串）
+   */
+  couponAmt?: string;
+  /**
+   * 费用金额；精确小数（字符串）
+   */
+  feeAmt?: string;
+  /**
+   * 应收付金额；精确小数（字符串）
+   */
+  finalAmt?: string;
+  /**
+   * 成本金额；精确小数（字符串）
+   */
+  costAmt?: string;
+  /**
+   * 源单ID
+   */
+  sourceBillId?: string;
+  /**
+   * 源单编号
+   */
+  sourceBillNo?: string;
+  /**
+   * 源单类型；字典 bill_type
+   */
+  sourceBillType?: string;
+  /**
+   * 审核意见
+   */
+  auditRemark?: string;
+  /**
+   * 审核人
+   */
+  auditUser?: string;
+  /**
+   * 审核时间
+   */
+  auditTime?: string;
+  /**
+   * 记账人
+   */
+  accountingUser?: string;
+  /**
+   * 记账时间
+   */
+  accountingTime?: string;
+  /**
+   * 制单人
+   */
+  createUserName?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+  /**
+   * 出借供应商；→ supplier
+   */
+  supplierId: string;
+  /**
+   * 出借供应商
+   */
+  bartererName?: string;
+  /**
+   * 归还明细
+   */
+  bodyList?: {}[];
+}
+
+/**
+ * 借入单（/blade-warehouse/borrowinhead）
+ */
+export interface BorrowIn extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 单据编号
+   */
+  billNo?: string;
+  /**
+   * 单据日期
+   */
+  billDate?: string;
+  /**
+   * 单据类型；字典 bill_type
+   */
+  billType?: string;
+  /**
+   * 单据状态；字典 bill_status
+   */
+  billStatus?: string;
+  /**
+   * 仓库；→ depot
+   */
+  depotId: string;
+  /**
+   * 仓库名称
+   */
+  depotName?: string;
+  /**
+   * 经手人；→ staff
+   */
+  staffId?: string;
+  /**
+   * 业务员名称
+   */
+  staffName?: string;
+  /**
+   * 部门；→ dept
+   */
+  deptId?: string;
+  /**
+   * 部门名称
+   */
+  deptName?: string;
+  /**
+   * 总数量；精确小数（字符串）
+   */
+  totalQty?: string;
+  /**
+   * 税额；精确小数（字符串）
+   */
+  taxAmt?: string;
+  /**
+   * 价税合计；精确小数（字符串）
+   */
+  totalAmt?: string;
+  /**
+   * 优惠券金额；精确小数（字符串）
+   */
+  couponAmt?: string;
+  /**
+   * 费用金额；精确小数（字符串）
+   */
+  feeAmt?: string;
+  /**
+   * 应收付金额；精确小数（字符串）
+   */
+  finalAmt?: string;
+  /**
+   * 成本金额；精确小数（字符串）
+   */
+  costAmt?: string;
+  /**
+   * 源单ID
+   */
+  sourceBillId?: string;
+  /**
+   * 源单编号
+   */
+  sourceBillNo?: string;
+  /**
+   * 源单类型；字典 bill_type
+   */
+  sourceBillType?: string;
+  /**
+   * 审核意见
+   */
+  auditRemark?: string;
+  /**
+   * 审核人
+   */
+  auditUser?: string;
+  /**
+   * 审核时间
+   */
+  auditTime?: string;
+  /**
+   * 记账人
+   */
+  accountingUser?: string;
+  /**
+   * 记账时间
+   */
+  accountingTime?: string;
+  /**
+   * 制单人
+   */
+  createUserName?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+  /**
+   * 出借供应商；→ supplier
+   */
+  supplierId: string;
+  /**
+   * 出借供应商
+   */
+  bartererName?: string;
+  /**
+   * 预计归还日期
+   */
+  planReturnDate?: string;
+  /**
+   * 归还状态；字典 borrow_return_status
+   */
+  returnStatus?: string;
+  /**
+   * 商品明细
+   */
+  bodyList?: {}[];
+}
+
+/**
+ * 借出单明细（/blade-warehouse/borrowoutbody）
+ */
+export interface BorrowOutBody extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 单据
+   */
+  headId?: string;
+  /**
+   * 行号
+   */
+  sort?: number;
+  /**
+   * 商品；→ goods
+   */
+  commInfoId: string;
+  /**
+   * 商品编码
+   */
+  commInfoCode?: string;
+  /**
+   * 商品名称
+   */
+  commInfoName?: string;
+  /**
+   * 商品全称
+   */
+  commFullName?: string;
+  /**
+   * 规格
+   */
+  standard?: string;
+  /**
+   * 单位；→ unit
+   */
+  unitId: string;
+  /**
+   * 单位名称
+   */
+  unitName?: string;
+  /**
+   * 数量；精确小数（字符串）
+   */
+  qty: string;
+  /**
+   * 成本单价；精确小数（字符串）
+   */
+  costPrice?: string;
+  /**
+   * 成本金额；精确小数（字符串）
+   */
+  costAmt?: string;
+  /**
+   * 仓库；→ depot
+   */
+  depotId?: string;
+  /**
+   * 仓库名称
+   */
+  depotName?: string;
+  /**
+   * 源单ID
+   */
+  sourceBillId?: string;
+  /**
+   * 源单编号
+   */
+  sourceBillNo?: string;
+  /**
+   * 源单行ID
+   */
+  sourceBodyId?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+  /**
+   * 已归还数量；精确小数（字符串）
+   */
+  returnQty?: string;
+}
+
+/**
+ * 借出归还单明细（/blade-warehouse/borrowoutreturnbody）
+ */
+export interface BorrowOutReturnBody extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 单据
+   */
+  headId?: string;
+  /**
+   * 行号
+   */
+  sort?: number;
+  /**
+   * 商品；→ goods
+   */
+  commInfoId: string;
+  /**
+   * 商品编码
+   */
+  commInfoCode?: string;
+  /**
+   * 商品名称
+   */
+  commInfoName?: string;
+  /**
+   * 商品全称
+   */
+  commFullName?: string;
+  /**
+   * 规格
+   */
+  standard?: string;
+  /**
+   * 单位；→ unit
+   */
+  unitId: string;
+  /**
+   * 单位名称
+   */
+  unitName?: string;
+  /**
+   * 数量；精确小数（字符串）
+   */
+  qty: string;
+  /**
+   * 成本单价；精确小数（字符串）
+   */
+  costPrice?: string;
+  /**
+   * 成本金额；精确小数（字符串）
+   */
+  costAmt?: string;
+  /**
+   * 仓库；→ depot
+   */
+  depotId?: string;
+  /**
+   * 仓库名称
+   */
+  depotName?: string;
+  /**
+   * 源单ID
+   */
+  sourceBillId?: string;
+  /**
+   * 源单编号
+   */
+  sourceBillNo?: string;
+  /**
+   * 源单行ID
+   */
+  sourceBodyId?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+}
+
+/**
+ * 借出归还单（/blade-warehouse/borrowoutreturnhead）
+ */
+export interface BorrowOutReturn extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 单据编号
+   */
+  billNo?: string;
+  /**
+   * 单据日期
+   */
+  billDate?: string;
+  /**
+   * 单据类型；字典 bill_type
+   */
+  billType?: string;
+  /**
+   * 单据状态；字典 bill_status
+   */
+  billStatus?: string;
+  /**
+   * 仓库；→ depot
+   */
+  depotId: string;
+  /**
+   * 仓库名称
+   */
+  depotName?: string;
+  /**
+   * 经手人；→ staff
+   */
+  staffId?: string;
+  /**
+   * 业务员名称
+   */
+  staffName?: string;
+  /**
+   * 部门；→ dept
+   */
+  deptId?: string;
+  /**
+   * 部门名称
+   */
+  deptName?: string;
+  /**
+   * 总数量；精确小数（字符串）
+   */
+  totalQty?: string;
+  /**
+   * 税额；精确小数（字符串）
+   */
+  taxAmt?: string;
+  /**
+   * 价税合计；精确小数（字符串）
+   */
+  totalAmt?: string;
+  /**
+   * 优惠券金额；精确小数（字符串）
+   */
+  couponAmt?: string;
+  /**
+   * 费用金额；精确小数（字符串）
+   */
+  feeAmt?: string;
+  /**
+   * 应收付金额；精确小数（字符串）
+   */
+  finalAmt?: string;
+  /**
+   * 成本金额；精确小数（字符串）
+   */
+  costAmt?: string;
+  /**
+   * 源单ID
+   */
+  sourceBillId?: string;
+  /**
+   * 源单编号
+   */
+  sourceBillNo?: string;
+  /**
+   * 源单类型；字典 bill_type
+   */
+  sourceBillType?: string;
+  /**
+   * 审核意见
+   */
+  auditRemark?: string;
+  /**
+   * 审核人
+   */
+  auditUser?: string;
+  /**
+   * 审核时间
+   */
+  auditTime?: string;
+  /**
+   * 记账人
+   */
+  accountingUser?: string;
+  /**
+   * 记账时间
+   */
+  accountingTime?: string;
+  /**
+   * 制单人
+   */
+  createUserName?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+  /**
+   * 借用客户；→ customer
+   */
+  customerId: string;
+  /**
+   * 借用客户
+   */
+  bartererName?: string;
+  /**
+   * 归还明细
+   */
+  bodyList?: {}[];
+}
+
+/**
+ * 借出单（/blade-warehouse/borrowouthead）
+ */
+export interface BorrowOut extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 单据编号
+   */
+  billNo?: string;
+  /**
+   * 单据日期
+   */
+  billDate?: string;
+  /**
+   * 单据类型；字典 bill_type
+   */
+  billType?: string;
+  /**
+   * 单据状态；字典 bill_status
+   */
+  billStatus?: string;
+  /**
+   * 仓库；→ depot
+   */
+  depotId: string;
+  /**
+   * 仓库名称
+   */
+  depotName?: string;
+  /**
+   * 经手人；→ staff
+   */
+  staffId?: string;
+  /**
+   * 业务员名称
+   */
+  staffName?: string;
+  /**
+   * 部门；→ dept
+   */
+  deptId?: string;
+  /**
+   * 部门名称
+   */
+  deptName?: string;
+  /**
+   * 总数量；精确小数（字符串）
+   */
+  totalQty?: string;
+  /**
+   * 税额；精确小数（字符串）
+   */
+  taxAmt?: string;
+  /**
+   * 价税合计；精确小数（字符串）
+   */
+  totalAmt?: string;
+  /**
+   * 优惠券金额；精确小数（字符串）
+   */
+  couponAmt?: string;
+  /**
+   * 费用金额；精确小数（字符串）
+   */
+  feeAmt?: string;
+  /**
+   * 应收付金额；精确小数（字符串）
+   */
+  finalAmt?: string;
+  /**
+   * 成本金额；精确小数（字符串）
+   */
+  costAmt?: string;
+  /**
+   * 源单ID
+   */
+  sourceBillId?: string;
+  /**
+   * 源单编号
+   */
+  sourceBillNo?: string;
+  /**
+   * 源单类型；字典 bill_type
+   */
+  sourceBillType?: string;
+  /**
+   * 审核意见
+   */
+  auditRemark?: string;
+  /**
+   * 审核人
+   */
+  auditUser?: string;
+  /**
+   * 审核时间
+   */
+  auditTime?: string;
+  /**
+   * 记账人
+   */
+  accountingUser?: string;
+  /**
+   * 记账时间
+   */
+  accountingTime?: string;
+  /**
+   * 制单人
+   */
+  createUserName?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+  /**
+   * 借用客户；→ customer
+   */
+  customerId: string;
+  /**
+   * 借用客户
+   */
+  bartererName?: string;
+  /**
+   * 预计归还日期
+   */
+  planReturnDate?: string;
+  /**
+   * 归还状态；字典 borrow_return_status
+   */
+  returnStatus?: string;
+  /**
+   * 商品明细
+   */
+  bodyList?: {}[];
+}
+
+/**
+ * 盘点单明细（/blade-warehouse/checkinventorybody）
+ */
+export interface CheckInventoryBody extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 单据
+   */
+  headId?: string;
+  /**
+   * 行号
+   */
+  sort?: number;
+  /**
+   * 商品；→ goods
+   */
+  commInfoId: string;
+  /**
+   * 商品编码
+   */
+  commInfoCode?: string;
+  /**
+   * 商品名称
+   */
+  commInfoName?: string;
+  /**
+   * 商品全称
+   */
+  commFullName?: string;
+  /**
+   * 规格
+   */
+  standard?: string;
+  /**
+   * 单位；→ unit
+   */
+  unitId: string;
+  /**
+   * 单位
+   */
+  unitName?: string;
+  /**
+   * 盈亏数量；精确小数（字符串）
+   */
+  qty: string;
+  /**
+   * 账面成本单价；精确小数（字符串）
+   */
+  costPrice?: string;
+  /**
+   * 盈亏金额；精确小数（字符串）
+   */
+  costAmt?: string;
+  /**
+   * 仓库；→ depot
+   */
+  depotId?: string;
+  /**
+   * 仓库名称
+   */
+  depotName?: string;
+  /**
+   * 源单ID
+   */
+  sourceBillId?: string;
+  /**
+   * 源单编号
+   */
+  sourceBillNo?: string;
+  /**
+   * 源单行ID
+   */
+  sourceBodyId?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+  /**
+   * 账面数量；精确小数（字符串）
+   */
+  bookQty?: string;
+  /**
+   * 实盘数量；精确小数（字符串）
+   */
+  checkQty: string;
+}
+
+/**
+ * 盘点单（/blade-warehouse/checkinventory）
+ */
+export interface CheckInventory extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 单据编号
+   */
+  billNo?: string;
+  /**
+   * 单据日期
+   */
+  billDate?: string;
+  /**
+   * 单据类型；字典 bill_type
+   */
+  billType?: string;
+  /**
+   * 单据状态；字典 bill_status
+   */
+  billStatus?: string;
+  /**
+   * 仓库；→ depot
+   */
+  depotId: string;
+  /**
+   * 仓库名称
+   */
+  depotName?: string;
+  /**
+   * 盘点人；→ staff
+   */
+  staffId?: string;
+  /**
+   * 盘点人
+   */
+  staffName?: string;
+  /**
+   * 部门；→ dept
+   */
+  deptId?: string;
+  /**
+   * 部门名称
+   */
+  deptName?: string;
+  /**
+   * 盈亏数量；精确小数（字符串）
+   */
+  totalQty?: string;
+  /**
+   * 税额；精确小数（字符串）
+   */
+  taxAmt?: string;
+  /**
+   * 价税合计；精确小数（字符串）
+   */
+  totalAmt?: string;
+  /**
+   * 优惠券金额；精确小数（字符串）
+   */
+  couponAmt?: string;
+  /**
+   * 费用金额；精确小数（字符串）
+   */
+  feeAmt?: string;
+  /**
+   * 应收付金额；精确小数（字符串）
+   */
+  finalAmt?: string;
+  /**
+   * 盈亏金额；精确小数（字符串）
+   */
+  costAmt?: string;
+  /**
+   * 源单ID
+   */
+  sourceBillId?: string;
+  /**
+   * 源单编号
+   */
+  sourceBillNo?: string;
+  /**
+   * 源单类型；字典 bill_type
+   */
+  sourceBillType?: string;
+  /**
+   * 审核意见
+   */
+  auditRemark?: string;
+  /**
+   * 审核人
+   */
+  auditUser?: string;
+  /**
+   * 审核时间
+   */
+  auditTime?: string;
+  /**
+   * 记账人
+   */
+  accountingUser?: string;
+  /**
+   * 记账时间
+   */
+  accountingTime?: string;
+  /**
+   * 制单人
+   */
+  createUserName?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+  /**
+   * 明细
+   */
+  bodyList?: {}[];
+}
+
+/**
+ * 库存对账（/blade-warehouse/inventorybalance）
+ */
+export interface InventoryBalance extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 仓库；→ depot
+   */
+  depotId?: string;
+  /**
+   * 仓库名称
+   */
+  depotName?: string;
+  /**
+   * 商品；→ goods
+   */
+  commInfoId?: string;
+  /**
+   * 商品编码
+   */
+  commInfoCode?: string;
+  /**
+   * 商品名称
+   */
+  commInfoName?: string;
+  /**
+   * 商品分类；→ goods-category
+   */
+  classifyId?: string;
+  /**
+   * 基本单位
+   */
+  unitId?: string;
+  /**
+   * 单位
+   */
+  unitName?: string;
+  /**
+   * 余额数量；精确小数（字符串）
+   */
+  qty?: string;
+  /**
+   * 余额金额；精确小数（字符串）
+   */
+  value?: string;
+  /**
+   * 流水数量；精确小数（字符串）
+   */
+  ledgerQty?: string;
+  /**
+   * 流水金额；精确小数（字符串）
+   */
+  ledgerValue?: string;
+  /**
+   * 数量差异；精确小数（字符串）
+   */
+  diffQty?: string;
+  /**
+   * 金额差异；精确小数（字符串）
+   */
+  diffValue?: string;
+  /**
+   * 对账结果；字典 stock_balanced
+   */
+  balanced?: number;
+}
+
+/**
+ * 库存查询（/blade-warehouse/inventory）
+ */
+export interface Inventory extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 仓库；→ depot
+   */
+  depotId?: string;
+  /**
+   * 仓库名称
+   */
+  depotName?: string;
+  /**
+   * 商品；→ goods
+   */
+  commInfoId?: string;
+  /**
+   * 商品编码
+   */
+  commInfoCode?: string;
+  /**
+   * 商品名称
+   */
+  commInfoName?: string;
+  /**
+   * 规格
+   */
+  standard?: string;
+  /**
+   * 商品分类；→ goods-category
+   */
+  classifyId?: string;
+  /**
+   * 商品分类名称
+   */
+  classifyName?: string;
+  /**
+   * 基本单位
+   */
+  unitId?: string;
+  /**
+   * 单位
+   */
+  unitName?: string;
+  /**
+   * 库存数量；精确小数（字符串）
+   */
+  qty?: string;
+  /**
+   * 成本单价；精确小数（字符串）
+   */
+  unitCost?: string;
+  /**
+   * 库存金额；精确小数（字符串）
+   */
+  value?: string;
+  /**
+   * 最近入库
+   */
+  lastInDate?: string;
+  /**
+   * 最近出库
+   */
+  lastOutDate?: string;
+  /**
+   * 无出库起始日
+   */
+  idleSince?: string;
+}
+
+/**
+ * 报损单明细（/blade-warehouse/lossinventorybody）
+ */
+export interface LossInventoryBody extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 单据
+   */
+  headId?: string;
+  /**
+   * 行号
+   */
+  sort?: number;
+  /**
+   * 商品；→ goods
+   */
+  commInfoId: string;
+  /**
+   * 商品编码
+   */
+  commInfoCode?: string;
+  /**
+   * 商品名称
+   */
+  commInfoName?: string;
+  /**
+   * 商品全称
+   */
+  commFullName?: string;
+  /**
+   * 规格
+   */
+  standard?: string;
+  /**
+   * 单位；→ unit
+   */
+  unitId: string;
+  /**
+   * 单位名称
+   */
+  unitName?: string;
+  /**
+   * 数量；精确小数（字符串）
+   */
+  qty: string;
+  /**
+   * 成本单价；精确小数（字符串）
+   */
+  costPrice?: string;
+  /**
+   * 成本金额；精确小数（字符串）
+   */
+  costAmt?: string;
+  /**
+   * 仓库；→ depot
+   */
+  depotId?: string;
+  /**
+   * 仓库名称
+   */
+  depotName?: string;
+  /**
+   * 源单ID
+   */
+  sourceBillId?: string;
+  /**
+   * 源单编号
+   */
+  sourceBillNo?: string;
+  /**
+   * 源单行ID
+   */
+  sourceBodyId?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+}
+
+/**
+ * 报损单（/blade-warehouse/lossinventory）
+ */
+export interface LossInventory extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 单据编号
+   */
+  billNo?: string;
+  /**
+   * 单据日期
+   */
+  billDate?: string;
+  /**
+   * 单据类型；字典 bill_type
+   */
+  billType?: string;
+  /**
+   * 单据状态；字典 bill_status
+   */
+  billStatus?: string;
+  /**
+   * 仓库；→ depot
+   */
+  depotId: string;
+  /**
+   * 仓库名称
+   */
+  depotName?: string;
+  /**
+   * 经办人；→ staff
+   */
+  staffId?: string;
+  /**
+   * 经办人
+   */
+  staffName?: string;
+  /**
+   * 部门；→ dept
+   */
+  deptId?: string;
+  /**
+   * 部门名称
+   */
+  deptName?: string;
+  /**
+   * 总数量；精确小数（字符串）
+   */
+  totalQty?: string;
+  /**
+   * 税额；精确小数（字符串）
+   */
+  taxAmt?: string;
+  /**
+   * 价税合计；精确小数（字符串）
+   */
+  totalAmt?: string;
+  /**
+   * 优惠券金额；精确小数（字符串）
+   */
+  couponAmt?: string;
+  /**
+   * 费用金额；精确小数（字符串）
+   */
+  feeAmt?: string;
+  /**
+   * 应收付金额；精确小数（字符串）
+   */
+  finalAmt?: string;
+  /**
+   * 成本金额；精确小数（字符串）
+   */
+  costAmt?: string;
+  /**
+   * 源单ID
+   */
+  sourceBillId?: string;
+  /**
+   * 源单编号
+   */
+  sourceBillNo?: string;
+  /**
+   * 源单类型；字典 bill_type
+   */
+  sourceBillType?: string;
+  /**
+   * 审核意见
+   */
+  auditRemark?: string;
+  /**
+   * 审核人
+   */
+  auditUser?: string;
+  /**
+   * 审核时间
+   */
+  auditTime?: string;
+  /**
+   * 记账人
+   */
+  accountingUser?: string;
+  /**
+   * 记账时间
+   */
+  accountingTime?: string;
+  /**
+   * 制单人
+   */
+  createUserName?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+  /**
+   * 报损原因
+   */
+  reasonType: string;
+  /**
+   * 明细
+   */
+  bodyList?: {}[];
+}
+
+/**
+ * 领料单明细（/blade-material/usebody）
+ */
+export interface MaterialUseBody extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 单据
+   */
+  headId?: string;
+  /**
+   * 行号
+   */
+  sort?: number;
+  /**
+   * 商品；→ goods
+   */
+  commInfoId: string;
+  /**
+   * 商品编码
+   */
+  commInfoCode?: string;
+  /**
+   * 商品名称
+   */
+  commInfoName?: string;
+  /**
+   * 商品全称
+   */
+  commFullName?: string;
+  /**
+   * 规格
+   */
+  standard?: string;
+  /**
+   * 单位；→ unit
+   */
+  unitId: string;
+  /**
+   * 单位名称
+   */
+  unitName?: string;
+  /**
+   * 数量；精确小数（字符串）
+   */
+  qty: string;
+  /**
+   * 成本单价；精确小数（字符串）
+   */
+  costPrice?: string;
+  /**
+   * 成本金额；精确小数（字符串）
+   */
+  costAmt?: string;
+  /**
+   * 仓库；→ depot
+   */
+  depotId?: string;
+  /**
+   * 仓库名称
+   */
+  depotName?: string;
+  /**
+   * 源单ID
+   */
+  sourceBillId?: string;
+  /**
+   * 源单编号
+   */
+  sourceBillNo?: string;
+  /**
+   * 源单行ID
+   */
+  sourceBodyId?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+}
+
+/**
+ * 领料明细（/blade-material/usedetail）
+ */
+export interface MaterialUseDetail extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 领料单
+   */
+  headId?: string;
+  /**
+   * 领料单号
+   */
+  useNo?: string;
+  /**
+   * 单据日期
+   */
+  billDate?: string;
+  /**
+   * 单据状态；字典 bill_status
+   */
+  billStatus?: string;
+  /**
+   * 领料人；→ staff
+   */
+  staffId?: string;
+  /**
+   * 领料人
+   */
+  staffName?: string;
+  /**
+   * 领用部门；→ dept
+   */
+  deptId?: string;
+  /**
+   * 领用部门
+   */
+  deptName?: string;
+  /**
+   * 仓库；→ depot
+   */
+  depotId?: string;
+  /**
+   * 仓库名称
+   */
+  depotName?: string;
+  /**
+   * 行号
+   */
+  sort?: number;
+  /**
+   * 商品；→ goods
+   */
+  commInfoId?: string;
+  /**
+   * 商品编码
+   */
+  commInfoCode?: string;
+  /**
+   * 商品名称
+   */
+  commInfoName?: string;
+  /**
+   * 规格
+   */
+  standard?: string;
+  /**
+   * 单位；→ unit
+   */
+  unitId?: string;
+  /**
+   * 单位名称
+   */
+  unitName?: string;
+  /**
+   * 数量；精确小数（字符串）
+   */
+  qty?: string;
+  /**
+   * 成本单价；精确小数（字符串）
+   */
+  costPrice?: string;
+  /**
+   * 成本金额；精确小数（字符串）
+   */
+  costAmt?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+}
+
+/**
+ * 领料单（/blade-material/usehead）
+ */
+export interface MaterialUse extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 单据编号
+   */
+  billNo?: string;
+  /**
+   * 单据日期
+   */
+  billDate?: string;
+  /**
+   * 单据类型；字典 bill_type
+   */
+  billType?: string;
+  /**
+   * 单据状态；字典 bill_status
+   */
+  billStatus?: string;
+  /**
+   * 仓库；→ depot
+   */
+  depotId: string;
+  /**
+   * 仓库名称
+   */
+  depotName?: string;
+  /**
+   * 领料人；→ staff
+   */
+  staffId: string;
+  /**
+   * 领料人
+   */
+  staffName?: string;
+  /**
+   * 领用部门；→ dept
+   */
+  deptId?: string;
+  /**
+   * 领用部门
+   */
+  deptName?: string;
+  /**
+   * 总数量；精确小数（字符串）
+   */
+  totalQty?: string;
+  /**
+   * 税额；精确小数（字符串）
+   */
+  taxAmt?: string;
+  /**
+   * 价税合计；精确小数（字符串）
+   */
+  totalAmt?: string;
+  /**
+   * 优惠券金额；精确小数（字符串）
+   */
+  couponAmt?: string;
+  /**
+   * 费用金额；精确小数（字符串）
+   */
+  feeAmt?: string;
+  /**
+   * 应收付金额；精确小数（字符串）
+   */
+  finalAmt?: string;
+  /**
+   * 成本金额；精确小数（字符串）
+   */
+  costAmt?: string;
+  /**
+   * 源单ID
+   */
+  sourceBillId?: string;
+  /**
+   * 源单编号
+   */
+  sourceBillNo?: string;
+  /**
+   * 源单类型；字典 bill_type
+   */
+  sourceBillType?: string;
+  /**
+   * 审核意见
+   */
+  auditRemark?: string;
+  /**
+   * 审核人
+   */
+  auditUser?: string;
+  /**
+   * 审核时间
+   */
+  auditTime?: string;
+  /**
+   * 记账人
+   */
+  accountingUser?: string;
+  /**
+   * 记账时间
+   */
+  accountingTime?: string;
+  /**
+   * 制单人
+   */
+  createUserName?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+  /**
+   * 领料单号
+   */
+  useNo?: string;
+  /**
+   * 领料明细
+   */
+  bodyList?: {}[];
+}
+
+/**
+ * 调拨单明细（/blade-warehouse/moveinventorybody）
+ */
+export interface MoveInventoryBody extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 单据
+   */
+  headId?: string;
+  /**
+   * 行号
+   */
+  sort?: number;
+  /**
+   * 商品；→ goods
+   */
+  commInfoId: string;
+  /**
+   * 商品编码
+   */
+  commInfoCode?: string;
+  /**
+   * 商品名称
+   */
+  commInfoName?: string;
+  /**
+   * 商品全称
+   */
+  commFullName?: string;
+  /**
+   * 规格
+   */
+  standard?: string;
+  /**
+   * 单位；→ unit
+   */
+  unitId: string;
+  /**
+   * 单位名称
+   */
+  unitName?: string;
+  /**
+   * 数量；精确小数（字符串）
+   */
+  qty: string;
+  /**
+   * 成本单价；精确小数（字符串）
+   */
+  costPrice?: string;
+  /**
+   * 成本金额；精确小数（字符串）
+   */
+  costAmt?: string;
+  /**
+   * 仓库；→ depot
+   */
+  depotId?: string;
+  /**
+   * 仓库名称
+   */
+  depotName?: string;
+  /**
+   * 源单ID
+   */
+  sourceBillId?: string;
+  /**
+   * 源单编号
+   */
+  sourceBillNo?: string;
+  /**
+   * 源单行ID
+   */
+  sourceBodyId?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+}
+
+/**
+ * 调拨单（/blade-warehouse/moveinventory）
+ */
+export interface MoveInventory extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 单据编号
+   */
+  billNo?: string;
+  /**
+   * 单据日期
+   */
+  billDate?: string;
+  /**
+   * 单据类型；字典 bill_type
+   */
+  billType?: string;
+  /**
+   * 单据状态；字典 bill_status
+   */
+  billStatus?: string;
+  /**
+   * 仓库；→ depot
+   */
+  depotId?: string;
+  /**
+   * 仓库名称
+   */
+  depotName?: string;
+  /**
+   * 经手人；→ staff
+   */
+  staffId?: string;
+  /**
+   * 业务员名称
+   */
+  staffName?: string;
+  /**
+   * 部门；→ dept
+   */
+  deptId?: string;
+  /**
+   * 部门名称
+   */
+  deptName?: string;
+  /**
+   * 总数量；精确小数（字符串）
+   */
+  totalQty?: string;
+  /**
+   * 税额；精确小数（字符串）
+   */
+  taxAmt?: string;
+  /**
+   * 价税合计；精确小数（字符串）
+   */
+  totalAmt?: string;
+  /**
+   * 优惠券金额；精确小数（字符串）
+   */
+  couponAmt?: string;
+  /**
+   * 费用金额；精确小数（字符串）
+   */
+  feeAmt?: string;
+  /**
+   * 应收付金额；精确小数（字符串）
+   */
+  finalAmt?: string;
+  /**
+   * 成本金额；精确小数（字符串）
+   */
+  costAmt?: string;
+  /**
+   * 源单ID
+   */
+  sourceBillId?: string;
+  /**
+   * 源单编号
+   */
+  sourceBillNo?: string;
+  /**
+   * 源单类型；字典 bill_type
+   */
+  sourceBillType?: string;
+  /**
+   * 审核意见
+   */
+  auditRemark?: string;
+  /**
+   * 审核人
+   */
+  auditUser?: string;
+  /**
+   * 审核时间
+   */
+  auditTime?: string;
+  /**
+   * 记账人
+   */
+  accountingUser?: string;
+  /**
+   * 记账时间
+   */
+  accountingTime?: string;
+  /**
+   * 制单人
+   */
+  createUserName?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+  /**
+   * 调出仓库；→ depot
+   */
+  outDepotId: string;
+  /**
+   * 调出仓库
+   */
+  outDepotName?: string;
+  /**
+   * 调入仓库；→ depot
+   */
+  inDepotId: string;
+  /**
+   * 调入仓库
+   */
+  inDepotName?: string;
+  /**
+   * 调拨明细
+   */
+  bodyList?: {}[];
+}
+
+/**
+ * 期初库存明细（/blade-warehouse/openinginventorybody）
+ */
+export interface OpeningInventoryBody extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 单据
+   */
+  headId?: string;
+  /**
+   * 行号
+   */
+  sort?: number;
+  /**
+   * 商品；→ goods
+   */
+  commInfoId: string;
+  /**
+   * 商品编码
+   */
+  commInfoCode?: string;
+  /**
+   * 商品名称
+   */
+  commInfoName?: string;
+  /**
+   * 商品全称
+   */
+  commFullName?: string;
+  /**
+   * 规格
+   */
+  standard?: string;
+  /**
+   * 单位；→ unit
+   */
+  unitId: string;
+  /**
+   * 单位名称
+   */
+  unitName?: string;
+  /**
+   * 数量；精确小数（字符串）
+   */
+  qty: string;
+  /**
+   * 成本单价；精确小数（字符串）
+   */
+  costPrice: string;
+  /**
+   * 成本金额；精确小数（字符串）
+   */
+  costAmt?: string;
+  /**
+   * 仓库；→ depot
+   */
+  depotId?: string;
+  /**
+   * 仓库名称
+   */
+  depotName?: string;
+  /**
+   * 源单ID
+   */
+  sourceBillId?: string;
+  /**
+   * 源单编号
+   */
+  sourceBillNo?: string;
+  /**
+   * 源单行ID
+   */
+  sourceBodyId?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+}
+
+/**
+ * 期初库存（/blade-warehouse/openinginventoryhead）
+ */
+export interface OpeningInventory extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 单据编号
+   */
+  billNo?: string;
+  /**
+   * 单据日期
+   */
+  billDate?: string;
+  /**
+   * 单据类型；字典 bill_type
+   */
+  billType?: string;
+  /**
+   * 单据状态；字典 bill_status
+   */
+  billStatus?: string;
+  /**
+   * 仓库；→ depot
+   */
+  depotId: string;
+  /**
+   * 仓库名称
+   */
+  depotName?: string;
+  /**
+   * 经办人；→ staff
+   */
+  staffId?: string;
+  /**
+   * 经办人
+   */
+  staffName?: string;
+  /**
+   * 部门；→ dept
+   */
+  deptId?: string;
+  /**
+   * 部门名称
+   */
+  deptName?: string;
+  /**
+   * 总数量；精确小数（字符串）
+   */
+  totalQty?: string;
+  /**
+   * 税额；精确小数（字符串）
+   */
+  taxAmt?: string;
+  /**
+   * 价税合计；精确小数（字符串）
+   */
+  totalAmt?: string;
+  /**
+   * 优惠券金额；精确小数（字符串）
+   */
+  couponAmt?: string;
+  /**
+   * 费用金额；精确小数（字符串）
+   */
+  feeAmt?: string;
+  /**
+   * 应收付金额；精确小数（字符串）
+   */
+  finalAmt?: string;
+  /**
+   * 成本金额；精确小数（字符串）
+   */
+  costAmt?: string;
+  /**
+   * 源单ID
+   */
+  sourceBillId?: string;
+  /**
+   * 源单编号
+   */
+  sourceBillNo?: string;
+  /**
+   * 源单类型；字典 bill_type
+   */
+  sourceBillType?: string;
+  /**
+   * 审核意见
+   */
+  auditRemark?: string;
+  /**
+   * 审核人
+   */
+  auditUser?: string;
+  /**
+   * 审核时间
+   */
+  auditTime?: string;
+  /**
+   * 记账人
+   */
+  accountingUser?: string;
+  /**
+   * 记账时间
+   */
+  accountingTime?: string;
+  /**
+   * 制单人
+   */
+  createUserName?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+  /**
+   * 明细
+   */
+  bodyList?: {}[];
+}
+
+/**
+ * 其他入库单明细（/blade-warehouse/otherinbody）
+ */
+export interface OtherInBody extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 单据
+   */
+  headId?: string;
+  /**
+   * 行号
+   */
+  sort?: number;
+  /**
+   * 商品；→ goods
+   */
+  commInfoId: string;
+  /**
+   * 商品编码
+   */
+  commInfoCode?: string;
+  /**
+   * 商品名称
+   */
+  commInfoName?: string;
+  /**
+   * 商品全称
+   */
+  commFullName?: string;
+  /**
+   * 规格
+   */
+  standard?: string;
+  /**
+   * 单位；→ unit
+   */
+  unitId: string;
+  /**
+   * 单位名称
+   */
+  unitName?: string;
+  /**
+   * 数量；精确小数（字符串）
+   */
+  qty: string;
+  /**
+   * 成本单价；精确小数（字符串）
+   */
+  costPrice: string;
+  /**
+   * 成本金额；精确小数（字符串）
+   */
+  costAmt?: string;
+  /**
+   * 仓库；→ depot
+   */
+  depotId?: string;
+  /**
+   * 仓库名称
+   */
+  depotName?: string;
+  /**
+   * 源单ID
+   */
+  sourceBillId?: string;
+  /**
+   * 源单编号
+   */
+  sourceBillNo?: string;
+  /**
+   * 源单行ID
+   */
+  sourceBodyId?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+}
+
+/**
+ * 其他入库单（/blade-warehouse/otherinhead）
+ */
+export interface OtherIn extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 单据编号
+   */
+  billNo?: string;
+  /**
+   * 单据日期
+   */
+  billDate?: string;
+  /**
+   * 单据类型；字典 bill_type
+   */
+  billType?: string;
+  /**
+   * 单据状态；字典 bill_status
+   */
+  billStatus?: string;
+  /**
+   * 仓库；→ depot
+   */
+  depotId: string;
+  /**
+   * 仓库名称
+   */
+  depotName?: string;
+  /**
+   * 经办人；→ staff
+   */
+  staffId?: string;
+  /**
+   * 经办人
+   */
+  staffName?: string;
+  /**
+   * 部门；→ dept
+   */
+  deptId?: string;
+  /**
+   * 部门名称
+   */
+  deptName?: string;
+  /**
+   * 总数量；精确小数（字符串）
+   */
+  totalQty?: string;
+  /**
+   * 税额；精确小数（字符串）
+   */
+  taxAmt?: string;
+  /**
+   * 价税合计；精确小数（字符串）
+   */
+  totalAmt?: string;
+  /**
+   * 优惠券金额；精确小数（字符串）
+   */
+  couponAmt?: string;
+  /**
+   * 费用金额；精确小数（字符串）
+   */
+  feeAmt?: string;
+  /**
+   * 应收付金额；精确小数（字符串）
+   */
+  finalAmt?: string;
+  /**
+   * 成本金额；精确小数（字符串）
+   */
+  costAmt?: string;
+  /**
+   * 源单ID
+   */
+  sourceBillId?: string;
+  /**
+   * 源单编号
+   */
+  sourceBillNo?: string;
+  /**
+   * 源单类型；字典 bill_type
+   */
+  sourceBillType?: string;
+  /**
+   * 审核意见
+   */
+  auditRemark?: string;
+  /**
+   * 审核人
+   */
+  auditUser?: string;
+  /**
+   * 审核时间
+   */
+  auditTime?: string;
+  /**
+   * 记账人
+   */
+  accountingUser?: string;
+  /**
+   * 记账时间
+   */
+  accountingTime?: string;
+  /**
+   * 制单人
+   */
+  createUserName?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+  /**
+   * 入库类型
+   */
+  reasonType?: string;
+  /**
+   * 明细
+   */
+  bodyList?: {}[];
+}
+
+/**
+ * 其他出库单明细（/blade-warehouse/otheroutbody）
+ */
+export interface OtherOutBody extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 单据
+   */
+  headId?: string;
+  /**
+   * 行号
+   */
+  sort?: number;
+  /**
+   * 商品；→ goods
+   */
+  commInfoId: string;
+  /**
+   * 商品编码
+   */
+  commInfoCode?: string;
+  /**
+   * 商品名称
+   */
+  commInfoName?: string;
+  /**
+   * 商品全称
+   */
+  commFullName?: string;
+  /**
+   * 规格
+   */
+  standard?: string;
+  /**
+   * 单位；→ unit
+   */
+  unitId: string;
+  /**
+   * 单位名称
+   */
+  unitName?: string;
+  /**
+   * 数量；精确小数（字符串）
+   */
+  qty: string;
+  /**
+   * 成本单价；精确小数（字符串）
+   */
+  costPrice?: string;
+  /**
+   * 成本金额；精确小数（字符串）
+   */
+  costAmt?: string;
+  /**
+   * 仓库；→ depot
+   */
+  depotId?: string;
+  /**
+   * 仓库名称
+   */
+  depotName?: string;
+  /**
+   * 源单ID
+   */
+  sourceBillId?: string;
+  /**
+   * 源单编号
+   */
+  sourceBillNo?: string;
+  /**
+   * 源单行ID
+   */
+  sourceBodyId?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+}
+
+/**
+ * 其他出库单（/blade-warehouse/otherouthead）
+ */
+export interface OtherOut extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 单据编号
+   */
+  billNo?: string;
+  /**
+   * 单据日期
+   */
+  billDate?: string;
+  /**
+   * 单据类型；字典 bill_type
+   */
+  billType?: string;
+  /**
+   * 单据状态；字典 bill_status
+   */
+  billStatus?: string;
+  /**
+   * 仓库；→ depot
+   */
+  depotId: string;
+  /**
+   * 仓库名称
+   */
+  depotName?: string;
+  /**
+   * 经办人；→ staff
+   */
+  staffId?: string;
+  /**
+   * 经办人
+   */
+  staffName?: string;
+  /**
+   * 部门；→ dept
+   */
+  deptId?: string;
+  /**
+   * 部门名称
+   */
+  deptName?: string;
+  /**
+   * 总数量；精确小数（字符串）
+   */
+  totalQty?: string;
+  /**
+   * 税额；精确小数（字符串）
+   */
+  taxAmt?: string;
+  /**
+   * 价税合计；精确小数（字符串）
+   */
+  totalAmt?: string;
+  /**
+   * 优惠券金额；精确小数（字符串）
+   */
+  couponAmt?: string;
+  /**
+   * 费用金额；精确小数（字符串）
+   */
+  feeAmt?: string;
+  /**
+   * 应收付金额；精确小数（字符串）
+   */
+  finalAmt?: string;
+  /**
+   * 成本金额；精确小数（字符串）
+   */
+  costAmt?: string;
+  /**
+   * 源单ID
+   */
+  sourceBillId?: string;
+  /**
+   * 源单编号
+   */
+  sourceBillNo?: string;
+  /**
+   * 源单类型；字典 bill_type
+   */
+  sourceBillType?: string;
+  /**
+   * 审核意见
+   */
+  auditRemark?: string;
+  /**
+   * 审核人
+   */
+  auditUser?: string;
+  /**
+   * 审核时间
+   */
+  auditTime?: string;
+  /**
+   * 记账人
+   */
+  accountingUser?: string;
+  /**
+   * 记账时间
+   */
+  accountingTime?: string;
+  /**
+   * 制单人
+   */
+  createUserName?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+  /**
+   * 出库类型
+   */
+  reasonType?: string;
+  /**
+   * 明细
+   */
+  bodyList?: {}[];
+}
+
+/**
+ * 产品入库单明细（/blade-material/productinbody）
+ */
+export interface ProductInBody extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 单据
+   */
+  headId?: string;
+  /**
+   * 行号
+   */
+  sort?: number;
+  /**
+   * 商品；→ goods
+   */
+  commInfoId: string;
+  /**
+   * 商品编码
+   */
+  commInfoCode?: string;
+  /**
+   * 商品名称
+   */
+  commInfoName?: string;
+  /**
+   * 商品全称
+   */
+  commFullName?: string;
+  /**
+   * 规格
+   */
+  standard?: string;
+  /**
+   * 单位；→ unit
+   */
+  unitId: string;
+  /**
+   * 单位名称
+   */
+  unitName?: string;
+  /**
+   * 数量；精确小数（字符串）
+   */
+  qty: string;
+  /**
+   * 成本单价；精确小数（字符串）
+   */
+  costPrice: string;
+  /**
+   * 成本金额；精确小数（字符串）
+   */
+  costAmt?: string;
+  /**
+   * 仓库；→ depot
+   */
+  depotId?: string;
+  /**
+   * 仓库名称
+   */
+  depotName?: string;
+  /**
+   * 源单ID
+   */
+  sourceBillId?: string;
+  /**
+   * 源单编号
+   */
+  sourceBillNo?: string;
+  /**
+   * 源单行ID
+   */
+  sourceBodyId?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+}
+
+/**
+ * 产品入库单（/blade-material/productinhead）
+ */
+export interface ProductIn extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 单据编号
+   */
+  billNo?: string;
+  /**
+   * 单据日期
+   */
+  billDate?: string;
+  /**
+   * 单据类型；字典 bill_type
+   */
+  billType?: string;
+  /**
+   * 单据状态；字典 bill_status
+   */
+  billStatus?: string;
+  /**
+   * 仓库；→ depot
+   */
+  depotId: string;
+  /**
+   * 仓库名称
+   */
+  depotName?: string;
+  /**
+   * 经办人；→ staff
+   */
+  staffId?: string;
+  /**
+   * 经办人
+   */
+  staffName?: string;
+  /**
+   * 部门；→ dept
+   */
+  deptId?: string;
+  /**
+   * 部门名称
+   */
+  deptName?: string;
+  /**
+   * 总数量；精确小数（字符串）
+   */
+  totalQty?: string;
+  /**
+   * 税额；精确小数（字符串）
+   */
+  taxAmt?: string;
+  /**
+   * 价税合计；精确小数（字符串）
+   */
+  totalAmt?: string;
+  /**
+   * 优惠券金额；精确小数（字符串）
+   */
+  couponAmt?: string;
+  /**
+   * 费用金额；精确小数（字符串）
+   */
+  feeAmt?: string;
+  /**
+   * 应收付金额；精确小数（字符串）
+   */
+  finalAmt?: string;
+  /**
+   * 成本金额；精确小数（字符串）
+   */
+  costAmt?: string;
+  /**
+   * 源单ID
+   */
+  sourceBillId?: string;
+  /**
+   * 源单编号
+   */
+  sourceBillNo?: string;
+  /**
+   * 源单类型；字典 bill_type
+   */
+  sourceBillType?: string;
+  /**
+   * 审核意见
+   */
+  auditRemark?: string;
+  /**
+   * 审核人
+   */
+  auditUser?: string;
+  /**
+   * 审核时间
+   */
+  auditTime?: string;
+  /**
+   * 记账人
+   */
+  accountingUser?: string;
+  /**
+   * 记账时间
+   */
+  accountingTime?: string;
+  /**
+   * 制单人
+   */
+  createUserName?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+  /**
+   * 入库明细
+   */
+  bodyList?: {}[];
+}
+
+/**
+ * 报溢单明细（/blade-warehouse/profitinventorybody）
+ */
+export interface ProfitInventoryBody extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 单据
+   */
+  headId?: string;
+  /**
+   * 行号
+   */
+  sort?: number;
+  /**
+   * 商品；→ goods
+   */
+  commInfoId: string;
+  /**
+   * 商品编码
+   */
+  commInfoCode?: string;
+  /**
+   * 商品名称
+   */
+  commInfoName?: string;
+  /**
+   * 商品全称
+   */
+  commFullName?: string;
+  /**
+   * 规格
+   */
+  standard?: string;
+  /**
+   * 单位；→ unit
+   */
+  unitId: string;
+  /**
+   * 单位名称
+   */
+  unitName?: string;
+  /**
+   * 数量；精确小数（字符串）
+   */
+  qty: string;
+  /**
+   * 成本单价；精确小数（字符串）
+   */
+  costPrice?: string;
+  /**
+   * 成本金额；精确小数（字符串）
+   */
+  costAmt?: string;
+  /**
+   * 仓库；→ depot
+   */
+  depotId?: string;
+  /**
+   * 仓库名称
+   */
+  depotName?: string;
+  /**
+   * 源单ID
+   */
+  sourceBillId?: string;
+  /**
+   * 源单编号
+   */
+  sourceBillNo?: string;
+  /**
+   * 源单行ID
+   */
+  sourceBodyId?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+}
+
+/**
+ * 报溢单（/blade-warehouse/profitinventory）
+ */
+export interface ProfitInventory extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 单据编号
+   */
+  billNo?: string;
+  /**
+   * 单据日期
+   */
+  billDate?: string;
+  /**
+   * 单据类型；字典 bill_type
+   */
+  billType?: string;
+  /**
+   * 单据状态；字典 bill_status
+   */
+  billStatus?: string;
+  /**
+   * 仓库；→ depot
+   */
+  depotId: string;
+  /**
+   * 仓库名称
+   */
+  depotName?: string;
+  /**
+   * 经办人；→ staff
+   */
+  staffId?: string;
+  /**
+   * 经办人
+   */
+  staffName?: string;
+  /**
+   * 部门；→ dept
+   */
+  deptId?: string;
+  /**
+   * 部门名称
+   */
+  deptName?: string;
+  /**
+   * 总数量；精确小数（字符串）
+   */
+  totalQty?: string;
+  /**
+   * 税额；精确小数（字符串）
+   */
+  taxAmt?: string;
+  /**
+   * 价税合计；精确小数（字符串）
+   */
+  totalAmt?: string;
+  /**
+   * 优惠券金额；精确小数（字符串）
+   */
+  couponAmt?: string;
+  /**
+   * 费用金额；精确小数（字符串）
+   */
+  feeAmt?: string;
+  /**
+   * 应收付金额；精确小数（字符串）
+   */
+  finalAmt?: string;
+  /**
+   * 成本金额；精确小数（字符串）
+   */
+  costAmt?: string;
+  /**
+   * 源单ID
+   */
+  sourceBillId?: string;
+  /**
+   * 源单编号
+   */
+  sourceBillNo?: string;
+  /**
+   * 源单类型；字典 bill_type
+   */
+  sourceBillType?: string;
+  /**
+   * 审核意见
+   */
+  auditRemark?: string;
+  /**
+   * 审核人
+   */
+  auditUser?: string;
+  /**
+   * 审核时间
+   */
+  auditTime?: string;
+  /**
+   * 记账人
+   */
+  accountingUser?: string;
+  /**
+   * 记账时间
+   */
+  accountingTime?: string;
+  /**
+   * 制单人
+   */
+  createUserName?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+  /**
+   * 报溢原因
+   */
+  reasonType?: string;
+  /**
+   * 明细
+   */
+  bodyList?: {}[];
 }
 
 /**
@@ -3133,6 +9433,14 @@ export interface PurchaseDemand extends Partial<Omit<BaseRow, 'id'>> {
    */
   inStatus?: string;
   /**
+   * 需求负责人；→ user
+   */
+  demandUserId?: string;
+  /**
+   * 需求负责人姓名
+   */
+  demandUserName?: string;
+  /**
    * 需求日期
    */
   needDate?: string;
@@ -3242,6 +9550,72 @@ export interface PurchaseDetailInquiry extends Partial<Omit<BaseRow, 'id'>> {
    * 成本金额；精确小数（字符串）
    */
   costAmt?: string;
+}
+
+/**
+ * 采购异常（/blade-purchase/purchaseexception）
+ */
+export interface PurchaseException extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 来源系统；字典 integration_target
+   */
+  target?: string;
+  /**
+   * 单据类型；字典 bill_type
+   */
+  billType?: string;
+  /**
+   * 单据ID
+   */
+  billId?: string;
+  /**
+   * 单据编号
+   */
+  billNo?: string;
+  /**
+   * 供应商；→ supplier
+   */
+  supplierId?: string;
+  /**
+   * 供应商名称
+   */
+  bartererName?: string;
+  /**
+   * 商品；→ goods
+   */
+  commInfoId?: string;
+  /**
+   * 商品编码
+   */
+  commInfoCode?: string;
+  /**
+   * 商品名称
+   */
+  commInfoName?: string;
+  /**
+   * 异常类型；字典 exception_type
+   */
+  exceptionType?: string;
+  /**
+   * 异常数量；精确小数（字符串）
+   */
+  qty?: string;
+  /**
+   * 异常说明
+   */
+  description?: string;
+  /**
+   * 处理状态；字典 exception_handle_status
+   */
+  handleStatus?: 1 | 2 | 3;
+  /**
+   * 处理意见
+   */
+  handleRemark?: string;
 }
 
 /**
@@ -3525,6 +9899,294 @@ export interface PurchaseExchange extends Partial<Omit<BaseRow, 'id'>> {
 }
 
 /**
+ * 采购费用分摊明细（/blade-purchase/purchasefeebody）
+ */
+export interface PurchaseFeeBody extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 单据
+   */
+  headId?: string;
+  /**
+   * 行号
+   */
+  sort?: number;
+  /**
+   * 商品；→ goods
+   */
+  commInfoId: string;
+  /**
+   * 商品编码
+   */
+  commInfoCode?: string;
+  /**
+   * 商品名称
+   */
+  commInfoName?: string;
+  /**
+   * 商品全称
+   */
+  commFullName?: string;
+  /**
+   * 规格
+   */
+  standard?: string;
+  /**
+   * 单位；→ unit
+   */
+  unitId: string;
+  /**
+   * 单位名称
+   */
+  unitName?: string;
+  /**
+   * 数量；精确小数（字符串）
+   */
+  qty: string;
+  /**
+   * 含税单价；精确小数（字符串）
+   */
+  taxPrice?: string;
+  /**
+   * 税率；→ tax-rate
+   */
+  taxRateId?: string;
+  /**
+   * 税率(%)；精确小数（字符串）
+   */
+  taxRate: string;
+  /**
+   * 折扣率(%)；精确小数（字符串）
+   */
+  discountRate?: string;
+  /**
+   * 折后单价；精确小数（字符串）
+   */
+  discountPrice?: string;
+  /**
+   * 折扣金额；精确小数（字符串）
+   */
+  discountAmt?: string;
+  /**
+   * 税额；精确小数（字符串）
+   */
+  taxAmt?: string;
+  /**
+   * 价税合计；精确小数（字符串）
+   */
+  totalAmt?: string;
+  /**
+   * 优惠券金额；精确小数（字符串）
+   */
+  couponAmt?: string;
+  /**
+   * 应收付金额；精确小数（字符串）
+   */
+  finalAmt?: string;
+  /**
+   * 分摊费用；精确小数（字符串）
+   */
+  feeAmt?: string;
+  /**
+   * 成本单价；精确小数（字符串）
+   */
+  costPrice?: string;
+  /**
+   * 成本金额；精确小数（字符串）
+   */
+  costAmt?: string;
+  /**
+   * 赠品；字典 yes_no
+   */
+  isGift?: 1 | 2;
+  /**
+   * 仓库；→ depot
+   */
+  depotId?: string;
+  /**
+   * 仓库名称
+   */
+  depotName?: string;
+  /**
+   * 应收发数量；精确小数（字符串）
+   */
+  shouldQty?: string;
+  /**
+   * 应收发金额；精确小数（字符串）
+   */
+  shouldAmt?: string;
+  /**
+   * 源单ID
+   */
+  sourceBillId?: string;
+  /**
+   * 源单编号
+   */
+  sourceBillNo?: string;
+  /**
+   * 源单行ID
+   */
+  sourceBodyId?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+  /**
+   * 采购单价(不含税)；精确小数（字符串）
+   */
+  purchasePrice?: string;
+  /**
+   * 采购金额(不含税)；精确小数（字符串）
+   */
+  purchaseAmt?: string;
+}
+
+/**
+ * 采购费用分摊单（/blade-purchase/purchasefeehead）
+ */
+export interface PurchaseFee extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 单据编号
+   */
+  billNo?: string;
+  /**
+   * 单据日期
+   */
+  billDate?: string;
+  /**
+   * 单据类型；字典 bill_type
+   */
+  billType?: string;
+  /**
+   * 单据状态；字典 bill_status
+   */
+  billStatus?: string;
+  /**
+   * 仓库；→ depot
+   */
+  depotId?: string;
+  /**
+   * 仓库名称
+   */
+  depotName?: string;
+  /**
+   * 业务员；→ staff
+   */
+  staffId?: string;
+  /**
+   * 业务员名称
+   */
+  staffName?: string;
+  /**
+   * 部门；→ dept
+   */
+  deptId?: string;
+  /**
+   * 部门名称
+   */
+  deptName?: string;
+  /**
+   * 总数量；精确小数（字符串）
+   */
+  totalQty?: string;
+  /**
+   * 税额；精确小数（字符串）
+   */
+  taxAmt?: string;
+  /**
+   * 价税合计；精确小数（字符串）
+   */
+  totalAmt?: string;
+  /**
+   * 优惠券金额；精确小数（字符串）
+   */
+  couponAmt?: string;
+  /**
+   * 费用金额；精确小数（字符串）
+   */
+  feeAmt: string;
+  /**
+   * 应收付金额；精确小数（字符串）
+   */
+  finalAmt?: string;
+  /**
+   * 成本金额；精确小数（字符串）
+   */
+  costAmt?: string;
+  /**
+   * 源单ID
+   */
+  sourceBillId?: string;
+  /**
+   * 源单编号
+   */
+  sourceBillNo?: string;
+  /**
+   * 源单类型；字典 bill_type
+   */
+  sourceBillType?: string;
+  /**
+   * 审核意见
+   */
+  auditRemark?: string;
+  /**
+   * 审核人
+   */
+  auditUser?: string;
+  /**
+   * 审核时间
+   */
+  auditTime?: string;
+  /**
+   * 记账人
+   */
+  accountingUser?: string;
+  /**
+   * 记账时间
+   */
+  accountingTime?: string;
+  /**
+   * 制单人
+   */
+  createUserName?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+  /**
+   * 供应商；→ supplier
+   */
+  supplierId: string;
+  /**
+   * 供应商名称
+   */
+  bartererName?: string;
+  /**
+   * 采购金额(不含税)；精确小数（字符串）
+   */
+  purchaseAmt?: string;
+  /**
+   * 分摊明细
+   */
+  bodyList?: {}[];
+  /**
+   * 费用类型；→ expense-item
+   */
+  expendId: string;
+  /**
+   * 费用类型名称
+   */
+  expendName?: string;
+}
+
+/**
  * 采购入库单明细（/blade-purchase/purchaseinbody）
  */
 export interface PurchaseInBody extends Partial<Omit<BaseRow, 'id'>> {
@@ -3802,6 +10464,26 @@ export interface PurchaseIn extends Partial<Omit<BaseRow, 'id'>> {
    * 采购金额(不含税)；精确小数（字符串）
    */
   purchaseAmt?: string;
+  /**
+   * 物流公司；→ logistics-company
+   */
+  logisticsCompanyId?: string;
+  /**
+   * 物流公司名称
+   */
+  logisticsCompanyName?: string;
+  /**
+   * 快递单号
+   */
+  courierNo?: string;
+  /**
+   * 运费；精确小数（字符串）
+   */
+  freightAmt?: string;
+  /**
+   * 运费备注
+   */
+  freightRemark?: string;
   /**
    * 商品明细
    */
@@ -4585,6 +11267,26 @@ export interface PurchaseOrder extends Partial<Omit<BaseRow, 'id'>> {
    */
   purchaseAmt?: string;
   /**
+   * 物流公司；→ logistics-company
+   */
+  logisticsCompanyId?: string;
+  /**
+   * 物流公司名称
+   */
+  logisticsCompanyName?: string;
+  /**
+   * 快递单号
+   */
+  courierNo?: string;
+  /**
+   * 运费；精确小数（字符串）
+   */
+  freightAmt?: string;
+  /**
+   * 运费备注
+   */
+  freightRemark?: string;
+  /**
    * 商品明细
    */
   bodyList?: {}[];
@@ -4592,6 +11294,14 @@ export interface PurchaseOrder extends Partial<Omit<BaseRow, 'id'>> {
    * 入库状态；字典 purchase_order_status
    */
   inStatus?: string;
+  /**
+   * SRM推送状态；字典 srm_push_status
+   */
+  srmStatus?: string;
+  /**
+   * SRM推送时间
+   */
+  srmPushTime?: string;
 }
 
 /**
@@ -5160,6 +11870,186 @@ export interface WarningReplenish extends Partial<Omit<BaseRow, 'id'>> {
    * 建议采购；精确小数（字符串）
    */
   proposeQty?: string;
+}
+
+/**
+ * 客户分析（/blade-sales/customeranalysis）
+ */
+export interface CustomerAnalysis extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 单据类型；字典 bill_type
+   */
+  billType?: string;
+  /**
+   * 单据
+   */
+  billId?: string;
+  /**
+   * 单据编号
+   */
+  billNo?: string;
+  /**
+   * 单据日期
+   */
+  billDate?: string;
+  /**
+   * 客户；→ customer
+   */
+  customerId?: string;
+  /**
+   * 客户编码
+   */
+  bartererCode?: string;
+  /**
+   * 客户名称
+   */
+  bartererName?: string;
+  /**
+   * 业务员；→ staff
+   */
+  staffId?: string;
+  /**
+   * 业务员姓名
+   */
+  staffName?: string;
+  /**
+   * 仓库；→ depot
+   */
+  depotId?: string;
+  /**
+   * 仓库名称
+   */
+  depotName?: string;
+  /**
+   * 商品；→ goods
+   */
+  commInfoId?: string;
+  /**
+   * 商品编码
+   */
+  commInfoCode?: string;
+  /**
+   * 商品名称
+   */
+  commInfoName?: string;
+  /**
+   * 规格
+   */
+  standard?: string;
+  /**
+   * 单位
+   */
+  unitId?: string;
+  /**
+   * 单位名称
+   */
+  unitName?: string;
+  /**
+   * 商品分类；→ goods-category
+   */
+  classifyId?: string;
+  /**
+   * 分类名称
+   */
+  classifyName?: string;
+  /**
+   * 退货；字典 yes_no
+   */
+  isReturn?: number;
+  /**
+   * 赠品；字典 yes_no
+   */
+  isGift?: number;
+  /**
+   * 数量；精确小数（字符串）
+   */
+  qty?: string;
+  /**
+   * 基本单位数量；精确小数（字符串）
+   */
+  baseQty?: string;
+  /**
+   * 金额(不含税)；精确小数（字符串）
+   */
+  salesAmt?: string;
+  /**
+   * 税额；精确小数（字符串）
+   */
+  taxAmt?: string;
+  /**
+   * 价税合计；精确小数（字符串）
+   */
+  totalAmt?: string;
+  /**
+   * 成本金额；精确小数（字符串）
+   */
+  costAmt?: string;
+  /**
+   * 毛利；精确小数（字符串）
+   */
+  grossProfit?: string;
+}
+
+/**
+ * 司机配送统计（/blade-sales/driverdistribution）
+ */
+export interface DriverDistribution extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 配送单号
+   */
+  billNo?: string;
+  /**
+   * 配送日期
+   */
+  deliveryDate?: string;
+  /**
+   * 司机；→ staff
+   */
+  driverId?: string;
+  /**
+   * 司机姓名
+   */
+  driverName?: string;
+  /**
+   * 车辆；→ car
+   */
+  carId?: string;
+  /**
+   * 车牌号
+   */
+  carNumber?: string;
+  /**
+   * 配送线路；→ route
+   */
+  routeId?: string;
+  /**
+   * 线路名称
+   */
+  routeName?: string;
+  /**
+   * 配送状态；字典 delivery_status
+   */
+  deliveryStatus?: string;
+  /**
+   * 出库单数
+   */
+  soCount?: number;
+  /**
+   * 数量；精确小数（字符串）
+   */
+  totalQty?: string;
+  /**
+   * 金额；精确小数（字符串）
+   */
+  totalAmt?: string;
 }
 
 /**
@@ -5861,6 +12751,266 @@ export interface SalesDetailInquiry extends Partial<Omit<BaseRow, 'id'>> {
 }
 
 /**
+ * 配送单出库单（/blade-sales/salesdistributionbody）
+ */
+export interface SalesDistributionBody extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 配送单
+   */
+  headId?: string;
+  /**
+   * 销售出库单；→ sales-distribution-pending
+   */
+  soOutId: string;
+  /**
+   * 出库单号
+   */
+  billNo?: string;
+  /**
+   * 出库日期
+   */
+  billDate?: string;
+  /**
+   * 出库单状态；字典 bill_status
+   */
+  billStatus?: string;
+  /**
+   * 客户；→ customer
+   */
+  customerId?: string;
+  /**
+   * 客户名称
+   */
+  bartererName?: string;
+  /**
+   * 联系人
+   */
+  contactPerson?: string;
+  /**
+   * 联系电话
+   */
+  telephone?: string;
+  /**
+   * 所在地区
+   */
+  areaName?: string;
+  /**
+   * 送货地址
+   */
+  address?: string;
+  /**
+   * 数量；精确小数（字符串）
+   */
+  totalQty?: string;
+  /**
+   * 应收金额；精确小数（字符串）
+   */
+  finalAmt?: string;
+  /**
+   * 排序
+   */
+  sort?: number;
+}
+
+/**
+ * 待配送出库单（/blade-sales/salesdistributionpending）
+ */
+export interface SalesDistributionPending extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 出库单号
+   */
+  billNo?: string;
+  /**
+   * 出库日期
+   */
+  billDate?: string;
+  /**
+   * 单据状态；字典 bill_status
+   */
+  billStatus?: string;
+  /**
+   * 客户；→ customer
+   */
+  customerId?: string;
+  /**
+   * 客户名称
+   */
+  bartererName?: string;
+  /**
+   * 送货地址
+   */
+  address?: string;
+  /**
+   * 仓库；→ depot
+   */
+  depotId?: string;
+  /**
+   * 仓库名称
+   */
+  depotName?: string;
+  /**
+   * 业务员；→ staff
+   */
+  staffId?: string;
+  /**
+   * 数量；精确小数（字符串）
+   */
+  totalQty?: string;
+  /**
+   * 应收金额；精确小数（字符串）
+   */
+  finalAmt?: string;
+}
+
+/**
+ * 配送单（/blade-sales/salesdistributionhead）
+ */
+export interface SalesDistribution extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 配送单号
+   */
+  billNo?: string;
+  /**
+   * 配送日期
+   */
+  deliveryDate: string;
+  /**
+   * 司机；→ staff
+   */
+  driverId: string;
+  /**
+   * 司机姓名
+   */
+  driverName?: string;
+  /**
+   * 司机电话
+   */
+  driverPhone?: string;
+  /**
+   * 车辆；→ car
+   */
+  carId?: string;
+  /**
+   * 车牌号
+   */
+  carNumber?: string;
+  /**
+   * 配送线路；→ route
+   */
+  routeId?: string;
+  /**
+   * 线路名称
+   */
+  routeName?: string;
+  /**
+   * 配送状态；字典 delivery_status
+   */
+  deliveryStatus?: "3001" | "3002" | "3003" | "3004" | "3005" | "3006";
+  /**
+   * 出库单数
+   */
+  soCount?: number;
+  /**
+   * 总数量；精确小数（字符串）
+   */
+  totalQty?: string;
+  /**
+   * 总金额；精确小数（字符串）
+   */
+  totalAmt?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+  /**
+   * 制单人
+   */
+  createUserName?: string;
+  /**
+   * 出库单
+   */
+  outList?: {}[];
+}
+
+/**
+ * 销售异常（/blade-sales/salesexception）
+ */
+export interface SalesException extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 来源系统；字典 integration_target
+   */
+  target?: string;
+  /**
+   * 单据类型；字典 bill_type
+   */
+  billType?: string;
+  /**
+   * 单据ID
+   */
+  billId?: string;
+  /**
+   * 单据编号
+   */
+  billNo?: string;
+  /**
+   * 客户；→ customer
+   */
+  customerId?: string;
+  /**
+   * 客户名称
+   */
+  bartererName?: string;
+  /**
+   * 商品；→ goods
+   */
+  commInfoId?: string;
+  /**
+   * 商品编码
+   */
+  commInfoCode?: string;
+  /**
+   * 商品名称
+   */
+  commInfoName?: string;
+  /**
+   * 异常类型；字典 exception_type
+   */
+  exceptionType?: string;
+  /**
+   * 异常数量；精确小数（字符串）
+   */
+  qty?: string;
+  /**
+   * 异常说明
+   */
+  description?: string;
+  /**
+   * 处理状态；字典 exception_handle_status
+   */
+  handleStatus?: 1 | 2 | 3;
+  /**
+   * 处理意见
+   */
+  handleRemark?: string;
+}
+
+/**
  * 销售换货单明细（/blade-sales/scthdsalesorderbody）
  */
 export interface SalesExchangeBody extends Partial<Omit<BaseRow, 'id'>> {
@@ -6390,6 +13540,294 @@ export interface SalesInvoiceBody extends Partial<Omit<BaseRow, 'id'>> {
    * 销售金额(不含税)；精确小数（字符串）
    */
   salesAmt?: string;
+}
+
+/**
+ * 商城销售发票明细（/blade-sales/salesinvoicebodymall）
+ */
+export interface SalesInvoiceMallBody extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 单据
+   */
+  headId?: string;
+  /**
+   * 行号
+   */
+  sort?: number;
+  /**
+   * 商品；→ goods
+   */
+  commInfoId: string;
+  /**
+   * 商品编码
+   */
+  commInfoCode?: string;
+  /**
+   * 商品名称
+   */
+  commInfoName?: string;
+  /**
+   * 商品全称
+   */
+  commFullName?: string;
+  /**
+   * 规格
+   */
+  standard?: string;
+  /**
+   * 单位；→ unit
+   */
+  unitId: string;
+  /**
+   * 单位名称
+   */
+  unitName?: string;
+  /**
+   * 数量；精确小数（字符串）
+   */
+  qty: string;
+  /**
+   * 含税单价；精确小数（字符串）
+   */
+  taxPrice?: string;
+  /**
+   * 税率；→ tax-rate
+   */
+  taxRateId?: string;
+  /**
+   * 税率(%)；精确小数（字符串）
+   */
+  taxRate: string;
+  /**
+   * 折扣率(%)；精确小数（字符串）
+   */
+  discountRate?: string;
+  /**
+   * 折后单价；精确小数（字符串）
+   */
+  discountPrice?: string;
+  /**
+   * 折扣金额；精确小数（字符串）
+   */
+  discountAmt?: string;
+  /**
+   * 税额；精确小数（字符串）
+   */
+  taxAmt?: string;
+  /**
+   * 价税合计；精确小数（字符串）
+   */
+  totalAmt?: string;
+  /**
+   * 优惠券金额；精确小数（字符串）
+   */
+  couponAmt?: string;
+  /**
+   * 应收付金额；精确小数（字符串）
+   */
+  finalAmt?: string;
+  /**
+   * 分摊费用；精确小数（字符串）
+   */
+  feeAmt?: string;
+  /**
+   * 成本单价；精确小数（字符串）
+   */
+  costPrice?: string;
+  /**
+   * 成本金额；精确小数（字符串）
+   */
+  costAmt?: string;
+  /**
+   * 赠品；字典 yes_no
+   */
+  isGift?: 1 | 2;
+  /**
+   * 仓库；→ depot
+   */
+  depotId?: string;
+  /**
+   * 仓库名称
+   */
+  depotName?: string;
+  /**
+   * 应收发数量；精确小数（字符串）
+   */
+  shouldQty?: string;
+  /**
+   * 应收发金额；精确小数（字符串）
+   */
+  shouldAmt?: string;
+  /**
+   * 源单ID
+   */
+  sourceBillId?: string;
+  /**
+   * 源单编号
+   */
+  sourceBillNo?: string;
+  /**
+   * 源单行ID
+   */
+  sourceBodyId?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+  /**
+   * 销售单价(不含税)；精确小数（字符串）
+   */
+  salesPrice?: string;
+  /**
+   * 销售金额(不含税)；精确小数（字符串）
+   */
+  salesAmt?: string;
+}
+
+/**
+ * 商城销售发票（/blade-sales/salesinvoiceheadmall）
+ */
+export interface SalesInvoiceMall extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 单据编号
+   */
+  billNo?: string;
+  /**
+   * 单据日期
+   */
+  billDate?: string;
+  /**
+   * 单据类型；字典 bill_type
+   */
+  billType?: string;
+  /**
+   * 单据状态；字典 bill_status
+   */
+  billStatus?: string;
+  /**
+   * 仓库；→ depot
+   */
+  depotId?: string;
+  /**
+   * 仓库名称
+   */
+  depotName?: string;
+  /**
+   * 业务员；→ staff
+   */
+  staffId?: string;
+  /**
+   * 业务员名称
+   */
+  staffName?: string;
+  /**
+   * 部门；→ dept
+   */
+  deptId?: string;
+  /**
+   * 部门名称
+   */
+  deptName?: string;
+  /**
+   * 总数量；精确小数（字符串）
+   */
+  totalQty?: string;
+  /**
+   * 税额；精确小数（字符串）
+   */
+  taxAmt?: string;
+  /**
+   * 价税合计；精确小数（字符串）
+   */
+  totalAmt?: string;
+  /**
+   * 优惠券金额；精确小数（字符串）
+   */
+  couponAmt?: string;
+  /**
+   * 费用金额；精确小数（字符串）
+   */
+  feeAmt?: string;
+  /**
+   * 应收付金额；精确小数（字符串）
+   */
+  finalAmt?: string;
+  /**
+   * 成本金额；精确小数（字符串）
+   */
+  costAmt?: string;
+  /**
+   * 源单ID
+   */
+  sourceBillId?: string;
+  /**
+   * 源单编号
+   */
+  sourceBillNo?: string;
+  /**
+   * 源单类型；字典 bill_type
+   */
+  sourceBillType?: string;
+  /**
+   * 审核意见
+   */
+  auditRemark?: string;
+  /**
+   * 审核人
+   */
+  auditUser?: string;
+  /**
+   * 审核时间
+   */
+  auditTime?: string;
+  /**
+   * 记账人
+   */
+  accountingUser?: string;
+  /**
+   * 记账时间
+   */
+  accountingTime?: string;
+  /**
+   * 制单人
+   */
+  createUserName?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+  /**
+   * 客户；→ customer
+   */
+  customerId: string;
+  /**
+   * 客户名称
+   */
+  bartererName?: string;
+  /**
+   * 销售金额(不含税)；精确小数（字符串）
+   */
+  salesAmt?: string;
+  /**
+   * 发票明细
+   */
+  bodyList?: {}[];
+  /**
+   * 发票号码
+   */
+  invoiceNo?: string;
+  /**
+   * 开票日期
+   */
+  invoiceDate?: string;
 }
 
 /**
@@ -6981,6 +14419,26 @@ export interface SalesOrder extends Partial<Omit<BaseRow, 'id'>> {
    */
   salesAmt?: string;
   /**
+   * 物流公司；→ logistics-company
+   */
+  logisticsCompanyId?: string;
+  /**
+   * 物流公司名称
+   */
+  logisticsCompanyName?: string;
+  /**
+   * 快递单号
+   */
+  courierNo?: string;
+  /**
+   * 运费；精确小数（字符串）
+   */
+  freightAmt?: string;
+  /**
+   * 运费备注
+   */
+  freightRemark?: string;
+  /**
    * 商品明细
    */
   bodyList?: {}[];
@@ -6988,6 +14446,10 @@ export interface SalesOrder extends Partial<Omit<BaseRow, 'id'>> {
    * 发货状态；字典 sales_order_status
    */
   sendStatus?: string;
+  /**
+   * 订单来源；字典 order_source
+   */
+  orderSource?: string;
 }
 
 /**
@@ -7141,6 +14603,316 @@ export interface SalesOutBody extends Partial<Omit<BaseRow, 'id'>> {
 }
 
 /**
+ * 销售出库逾期利息（/blade-sales/salesoutinterest）
+ */
+export interface SalesOutInterest extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 出库单号
+   */
+  billNo?: string;
+  /**
+   * 出库日期
+   */
+  billDate?: string;
+  /**
+   * 客户；→ customer
+   */
+  customerId?: string;
+  /**
+   * 客户名称
+   */
+  bartererName?: string;
+  /**
+   * 业务员；→ staff
+   */
+  staffId?: string;
+  /**
+   * 业务员姓名
+   */
+  staffName?: string;
+  /**
+   * 仓库；→ depot
+   */
+  depotId?: string;
+  /**
+   * 仓库名称
+   */
+  depotName?: string;
+  /**
+   * 应收金额；精确小数（字符串）
+   */
+  finalAmt?: string;
+  /**
+   * 已结算金额；精确小数（字符串）
+   */
+  settledAmt?: string;
+  /**
+   * 未结算金额；精确小数（字符串）
+   */
+  unsettledAmt?: string;
+  /**
+   * 账期天数
+   */
+  creditDays?: number;
+  /**
+   * 到期日
+   */
+  dueDate?: string;
+  /**
+   * 逾期天数
+   */
+  overdueDays?: number;
+  /**
+   * 日利率(‰)
+   */
+  dailyRate?: string;
+  /**
+   * 逾期利息
+   */
+  interestAmt?: string;
+}
+
+/**
+ * 销售出库期间统计（客户）（/blade-sales/salesoutperiodcustomer）
+ */
+export interface SalesOutPeriodCustomer extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 会计期间
+   */
+  period?: string;
+  /**
+   * 客户；→ customer
+   */
+  customerId?: string;
+  /**
+   * 客户名称
+   */
+  bartererName?: string;
+  /**
+   * 出库单数
+   */
+  outCount?: number;
+  /**
+   * 退货单数
+   */
+  returnCount?: number;
+  /**
+   * 净销售数量；精确小数（字符串）
+   */
+  totalQty?: string;
+  /**
+   * 销售金额(不含税)；精确小数（字符串）
+   */
+  salesAmt?: string;
+  /**
+   * 税额；精确小数（字符串）
+   */
+  taxAmt?: string;
+  /**
+   * 价税合计；精确小数（字符串）
+   */
+  totalAmt?: string;
+  /**
+   * 应收金额；精确小数（字符串）
+   */
+  finalAmt?: string;
+  /**
+   * 销售成本；精确小数（字符串）
+   */
+  costAmt?: string;
+  /**
+   * 毛利；精确小数（字符串）
+   */
+  grossProfit?: string;
+  /**
+   * 毛利率(%)；精确小数（字符串）
+   */
+  grossRate?: string;
+}
+
+/**
+ * 销售出库期间统计（业务员）（/blade-sales/salesoutperiodstaff）
+ */
+export interface SalesOutPeriodStaff extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 会计期间
+   */
+  period?: string;
+  /**
+   * 业务员；→ staff
+   */
+  staffId?: string;
+  /**
+   * 业务员姓名
+   */
+  staffName?: string;
+  /**
+   * 出库单数
+   */
+  outCount?: number;
+  /**
+   * 退货单数
+   */
+  returnCount?: number;
+  /**
+   * 净销售数量；精确小数（字符串）
+   */
+  totalQty?: string;
+  /**
+   * 销售金额(不含税)；精确小数（字符串）
+   */
+  salesAmt?: string;
+  /**
+   * 税额；精确小数（字符串）
+   */
+  taxAmt?: string;
+  /**
+   * 价税合计；精确小数（字符串）
+   */
+  totalAmt?: string;
+  /**
+   * 应收金额；精确小数（字符串）
+   */
+  finalAmt?: string;
+  /**
+   * 销售成本；精确小数（字符串）
+   */
+  costAmt?: string;
+  /**
+   * 毛利；精确小数（字符串）
+   */
+  grossProfit?: string;
+  /**
+   * 毛利率(%)；精确小数（字符串）
+   */
+  grossRate?: string;
+}
+
+/**
+ * 销售出库期间统计（/blade-sales/salesoutperiod）
+ */
+export interface SalesOutPeriod extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 会计期间
+   */
+  period?: string;
+  /**
+   * 出库单数
+   */
+  outCount?: number;
+  /**
+   * 退货单数
+   */
+  returnCount?: number;
+  /**
+   * 净销售数量；精确小数（字符串）
+   */
+  totalQty?: string;
+  /**
+   * 销售金额(不含税)；精确小数（字符串）
+   */
+  salesAmt?: string;
+  /**
+   * 税额；精确小数（字符串）
+   */
+  taxAmt?: string;
+  /**
+   * 价税合计；精确小数（字符串）
+   */
+  totalAmt?: string;
+  /**
+   * 应收金额；精确小数（字符串）
+   */
+  finalAmt?: string;
+  /**
+   * 销售成本；精确小数（字符串）
+   */
+  costAmt?: string;
+  /**
+   * 毛利；精确小数（字符串）
+   */
+  grossProfit?: string;
+  /**
+   * 毛利率(%)；精确小数（字符串）
+   */
+  grossRate?: string;
+}
+
+/**
+ * 销售出库结算（/blade-sales/salesoutsettle）
+ */
+export interface SalesOutSettle extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 出库单号
+   */
+  billNo?: string;
+  /**
+   * 出库日期
+   */
+  billDate?: string;
+  /**
+   * 客户；→ customer
+   */
+  customerId?: string;
+  /**
+   * 客户名称
+   */
+  bartererName?: string;
+  /**
+   * 业务员；→ staff
+   */
+  staffId?: string;
+  /**
+   * 业务员姓名
+   */
+  staffName?: string;
+  /**
+   * 仓库；→ depot
+   */
+  depotId?: string;
+  /**
+   * 仓库名称
+   */
+  depotName?: string;
+  /**
+   * 应收金额；精确小数（字符串）
+   */
+  finalAmt?: string;
+  /**
+   * 已结算金额；精确小数（字符串）
+   */
+  settledAmt?: string;
+  /**
+   * 未结算金额；精确小数（字符串）
+   */
+  unsettledAmt?: string;
+  /**
+   * 结算状态；字典 settle_status
+   */
+  settleStatus?: string;
+}
+
+/**
  * 销售出库单（/blade-sales/salesouthead）
  */
 export interface SalesOut extends Partial<Omit<BaseRow, 'id'>> {
@@ -7269,13 +15041,29 @@ export interface SalesOut extends Partial<Omit<BaseRow, 'id'>> {
    */
   salesAmt?: string;
   /**
-   * 是否签回；字典 yes_no
+   * 物流公司；→ logistics-company
    */
-  signBack?: 1 | 2;
+  logisticsCompanyId?: string;
+  /**
+   * 物流公司名称
+   */
+  logisticsCompanyName?: string;
   /**
    * 快递单号
    */
   courierNo?: string;
+  /**
+   * 运费；精确小数（字符串）
+   */
+  freightAmt?: string;
+  /**
+   * 运费备注
+   */
+  freightRemark?: string;
+  /**
+   * 是否签回；字典 yes_no
+   */
+  signBack?: 1 | 2;
   /**
    * 商品明细
    */
@@ -7638,6 +15426,186 @@ export interface SalesReturn extends Partial<Omit<BaseRow, 'id'>> {
    * 商品明细
    */
   bodyList?: {}[];
+}
+
+/**
+ * 商城订单明细（/blade-sales/scddsalesorderbody）
+ */
+export interface ScddSalesOrderBody extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 商城订单
+   */
+  headId?: string;
+  /**
+   * 行号
+   */
+  sort?: number;
+  /**
+   * 订单编号
+   */
+  billNo?: string;
+  /**
+   * 单据日期
+   */
+  billDate?: string;
+  /**
+   * 订单状态；字典 bill_status
+   */
+  billStatus?: string;
+  /**
+   * 发货状态；字典 sales_order_status
+   */
+  sendStatus?: string;
+  /**
+   * 客户；→ customer
+   */
+  customerId?: string;
+  /**
+   * 客户名称
+   */
+  bartererName?: string;
+  /**
+   * 仓库；→ depot
+   */
+  depotId?: string;
+  /**
+   * 仓库名称
+   */
+  depotName?: string;
+  /**
+   * 商品；→ goods
+   */
+  commInfoId?: string;
+  /**
+   * 商品编码
+   */
+  commInfoCode?: string;
+  /**
+   * 商品名称
+   */
+  commInfoName?: string;
+  /**
+   * 规格
+   */
+  standard?: string;
+  /**
+   * 单位
+   */
+  unitId?: string;
+  /**
+   * 单位名称
+   */
+  unitName?: string;
+  /**
+   * 商品分类；→ goods-category
+   */
+  classifyId?: string;
+  /**
+   * 分类名称
+   */
+  classifyName?: string;
+  /**
+   * 分类路径
+   */
+  classifyPath?: string;
+  /**
+   * 数量；精确小数（字符串）
+   */
+  qty?: string;
+  /**
+   * 已出库数量；精确小数（字符串）
+   */
+  outQty?: string;
+  /**
+   * 未出库数量；精确小数（字符串）
+   */
+  openQty?: string;
+  /**
+   * 含税单价；精确小数（字符串）
+   */
+  taxPrice?: string;
+  /**
+   * 单价(不含税)；精确小数（字符串）
+   */
+  salesPrice?: string;
+  /**
+   * 税率(%)；精确小数（字符串）
+   */
+  taxRate?: string;
+  /**
+   * 折扣率(%)；精确小数（字符串）
+   */
+  discountRate?: string;
+  /**
+   * 金额(不含税)；精确小数（字符串）
+   */
+  salesAmt?: string;
+  /**
+   * 税额；精确小数（字符串）
+   */
+  taxAmt?: string;
+  /**
+   * 价税合计；精确小数（字符串）
+   */
+  totalAmt?: string;
+  /**
+   * 优惠券金额；精确小数（字符串）
+   */
+  couponAmt?: string;
+  /**
+   * 应收金额；精确小数（字符串）
+   */
+  finalAmt?: string;
+  /**
+   * 赠品；字典 yes_no
+   */
+  isGift?: number;
+  /**
+   * 备注
+   */
+  remark?: string;
+}
+
+/**
+ * 会计期间（/blade-finance/accountingperiod）
+ */
+export interface AccountingPeriod extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 会计年度
+   */
+  periodYear?: number;
+  /**
+   * 会计期间
+   */
+  periodCode?: string;
+  /**
+   * 开始日期
+   */
+  startDate?: string;
+  /**
+   * 结束日期
+   */
+  endDate?: string;
+  /**
+   * 状态；字典 period_status
+   */
+  periodStatus?: number;
+  /**
+   * 结账人
+   */
+  closeUserName?: string;
+  /**
+   * 结账时间
+   */
+  closeTime?: string;
 }
 
 /**
@@ -8048,6 +16016,52 @@ export interface Fastmenu extends Partial<Omit<BaseRow, 'id'>> {
    * 排序
    */
   sort?: number;
+}
+
+/**
+ * 接口发件箱（/blade-system/outbox）
+ */
+export interface IntegrationOutbox extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 对接系统；字典 integration_target
+   */
+  target?: string;
+  /**
+   * 消息主题
+   */
+  topic?: string;
+  /**
+   * 单据类型；字典 bill_type
+   */
+  billType?: string;
+  /**
+   * 单据ID
+   */
+  billId?: string;
+  /**
+   * 单据编号
+   */
+  billNo?: string;
+  /**
+   * 摘要
+   */
+  summary?: string;
+  /**
+   * 消息内容(JSON)
+   */
+  payload?: string;
+  /**
+   * 发送状态；字典 integration_send_status
+   */
+  sendStatus?: 1 | 2 | 3;
+  /**
+   * 操作人
+   */
+  createUserName?: string;
 }
 
 /**
@@ -9121,6 +17135,7 @@ export interface Entities {
   'bank-type': BankType;
   'bank': Bank;
   'barcode': Barcode;
+  'bill-annex': BillAnnex;
   'brand': Brand;
   'car': Car;
   'customer-audit': CustomerAudit;
@@ -9134,8 +17149,10 @@ export interface Entities {
   'depot-category': DepotCategory;
   'depot': Depot;
   'dept-rate': DeptRate;
+  'exin-item': ExinItem;
   'expense-item': ExpenseItem;
   'goods-category': GoodsCategory;
+  'goods-combination': GoodsCombination;
   'goods-unit': GoodsUnit;
   'goods': Goods;
   'income-item': IncomeItem;
@@ -9156,18 +17173,84 @@ export interface Entities {
   'union-org': UnionOrg;
   'unit': Unit;
   'bill-relation': BillRelation;
+  'draft-bill': DraftBill;
   'notice': Notice;
+  'pending-bill': PendingBill;
+  'ap-settle-body': ApSettleBody;
+  'ap-settle': ApSettle;
+  'ap-supplement': ApSupplement;
+  'ar-settle-body': ArSettleBody;
+  'ar-settle': ArSettle;
+  'ar-supplement': ArSupplement;
+  'balance-sheet': BalanceSheet;
+  'barterer-check': BartererCheck;
+  'barterer-detail': BartererDetail;
+  'bill-settlement': BillSettlement;
+  'business-history': BusinessHistory;
+  'cost-adjustment-body': CostAdjustmentBody;
+  'cost-adjustment': CostAdjustment;
+  'exin-body': ExinBody;
+  'exin': Exin;
+  'opening-barterer': OpeningBarterer;
+  'party-ledger': PartyLedger;
+  'payment-body': PaymentBody;
+  'payment': Payment;
+  'prepayment': Prepayment;
+  'profit-statement': ProfitStatement;
+  'purchase-refund-body': PurchaseRefundBody;
+  'purchase-refund': PurchaseRefund;
+  'receipt-body': ReceiptBody;
+  'receipt': Receipt;
+  'sales-refund-body': SalesRefundBody;
+  'sales-refund': SalesRefund;
+  'transport-body': TransportBody;
+  'transport': Transport;
+  'voucher-push': VoucherPush;
   'formal-application': FormalApplication;
   'leave': Leave;
   'rank-application': RankApplication;
   'staff-profile': StaffProfile;
+  'balance-config': BalanceConfig;
+  'balance-confirm': BalanceConfirm;
+  'borrow-in-body': BorrowInBody;
+  'borrow-in-return-body': BorrowInReturnBody;
+  'borrow-in-return': BorrowInReturn;
+  'borrow-in': BorrowIn;
+  'borrow-out-body': BorrowOutBody;
+  'borrow-out-return-body': BorrowOutReturnBody;
+  'borrow-out-return': BorrowOutReturn;
+  'borrow-out': BorrowOut;
+  'check-inventory-body': CheckInventoryBody;
+  'check-inventory': CheckInventory;
+  'inventory-balance': InventoryBalance;
+  'inventory': Inventory;
+  'loss-inventory-body': LossInventoryBody;
+  'loss-inventory': LossInventory;
+  'material-use-body': MaterialUseBody;
+  'material-use-detail': MaterialUseDetail;
+  'material-use': MaterialUse;
+  'move-inventory-body': MoveInventoryBody;
+  'move-inventory': MoveInventory;
+  'opening-inventory-body': OpeningInventoryBody;
+  'opening-inventory': OpeningInventory;
+  'other-in-body': OtherInBody;
+  'other-in': OtherIn;
+  'other-out-body': OtherOutBody;
+  'other-out': OtherOut;
+  'product-in-body': ProductInBody;
+  'product-in': ProductIn;
+  'profit-inventory-body': ProfitInventoryBody;
+  'profit-inventory': ProfitInventory;
   'stock-warning': StockWarning;
   'order-replenish': OrderReplenish;
   'purchase-demand-body': PurchaseDemandBody;
   'purchase-demand': PurchaseDemand;
   'purchase-detail-inquiry': PurchaseDetailInquiry;
+  'purchase-exception': PurchaseException;
   'purchase-exchange-body': PurchaseExchangeBody;
   'purchase-exchange': PurchaseExchange;
+  'purchase-fee-body': PurchaseFeeBody;
+  'purchase-fee': PurchaseFee;
   'purchase-in-body': PurchaseInBody;
   'purchase-in': PurchaseIn;
   'purchase-invoice-body': PurchaseInvoiceBody;
@@ -9183,25 +17266,40 @@ export interface Entities {
   'shortage-replenish': ShortageReplenish;
   'smart-replenish': SmartReplenish;
   'warning-replenish': WarningReplenish;
+  'customer-analysis': CustomerAnalysis;
+  'driver-distribution': DriverDistribution;
   'retail-body': RetailBody;
   'retail-return-body': RetailReturnBody;
   'retail-return': RetailReturn;
   'retail': Retail;
   'sales-detail-inquiry': SalesDetailInquiry;
+  'sales-distribution-body': SalesDistributionBody;
+  'sales-distribution-pending': SalesDistributionPending;
+  'sales-distribution': SalesDistribution;
+  'sales-exception': SalesException;
   'sales-exchange-body': SalesExchangeBody;
   'sales-exchange': SalesExchange;
   'sales-history': SalesHistory;
   'sales-invoice-body': SalesInvoiceBody;
+  'sales-invoice-mall-body': SalesInvoiceMallBody;
+  'sales-invoice-mall': SalesInvoiceMall;
   'sales-invoice': SalesInvoice;
   'sales-order-body': SalesOrderBody;
   'sales-order-inquiry': SalesOrderInquiry;
   'sales-order-track': SalesOrderTrack;
   'sales-order': SalesOrder;
   'sales-out-body': SalesOutBody;
+  'sales-out-interest': SalesOutInterest;
+  'sales-out-period-customer': SalesOutPeriodCustomer;
+  'sales-out-period-staff': SalesOutPeriodStaff;
+  'sales-out-period': SalesOutPeriod;
+  'sales-out-settle': SalesOutSettle;
   'sales-out': SalesOut;
   'sales-price-inquiry': SalesPriceInquiry;
   'sales-return-body': SalesReturnBody;
   'sales-return': SalesReturn;
+  'scdd-sales-order-body': ScddSalesOrderBody;
+  'accounting-period': AccountingPeriod;
   'api-scope': ApiScope;
   'attach': Attach;
   'billrule': Billrule;
@@ -9211,6 +17309,7 @@ export interface Entities {
   'dict-biz': DictBiz;
   'dict': Dict;
   'fastmenu': Fastmenu;
+  'integration-outbox': IntegrationOutbox;
   'interface': Interface;
   'log-api': LogApi;
   'log-error': LogError;

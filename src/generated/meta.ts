@@ -328,6 +328,17 @@ export interface Field {
    * Linkage expression; when true the field is required.
    */
   "x-requiredIf"?: Expr;
+  /**
+   * A bill with document.variants: the kinds (values of the variants field) this field belongs to; a kind's page leaves it out of its form, list and search (收支单: 供应商 on 费用单 only).
+   */
+  "x-variants"?: (string | number)[];
+  /**
+   * The field, when filled, must differ from another field of the same entity (a transfer's receiving and issuing warehouse); the server refuses an equal value with the message, naming this field.
+   */
+  "x-differentFrom"?: {
+    field: string;
+    message: string;
+  };
   errorMessage?: unknown;
   /**
    * Array field whose items are rows of this resource (contacts, bill lines): loaded by detail, replaced on submit in the same transaction.
@@ -394,11 +405,20 @@ export interface Endpoint {
     | "documentGenerate"
     | "documentPostings"
     | "documentOpenLines"
-    | "documentGrouped";
+    | "documentGrouped"
+    | "sum";
   /**
    * Name of a hand-written handler (op custom).
    */
   handler?: string;
+  /**
+   * What the call does, in one English sentence, for docs/calls.md (derived from the op when absent).
+   */
+  description?: string;
+  /**
+   * The client's timeout for this call, by name (src/client/api/timeouts.ts, spec §9): freightBill 1,800,000 ms for the freight statement's draft, submit, rematch and repeat export; default 60,000 ms.
+   */
+  timeout?: "default" | "export" | "profitLossExport" | "couponSendBatch" | "freightBill";
   /**
    * Button code the caller's roles must hold; false for none. Defaults: submit/save -> _add or _edit, update -> _edit, remove -> _delete, enable/disable -> _edit; reads need none.
    */
@@ -415,6 +435,12 @@ export interface Endpoint {
    * map: contract suffix rules (bare key = like); entity: equality.
    */
   filters?: "map" | "entity";
+  /**
+   * op sum: the decimal fields totalled over every row the request's filters match (not one page), exactly in SQL, answered as {field: total} at the tenant's places plus count (sumtotal calls).
+   *
+   * @minItems 1
+   */
+  sum?: string[];
   /**
    * Fixed filters for reads; options for other ops. code: {field, prefix, length, scopeField} — next code, e.g. KH000001, counted per scopeField value (natureId) when given. timeStampCode: {prefix} — prefix + yyyyMMddHHmmss + 3 digits. setFields: {fields: [names taken from the request], set: {field: value}, ids: true to accept ids=a,b, idParam: name of the id parameter, from: {field: [allowed current values]} (state check), exclusive: {field, within, clear} (one row per `within` value keeps the flag)} — updates rows by id (version checked when sent): updateType, audits pass/refuse, signed-back flags. tagOn/tagOff: {field: 'tagIds'} — adds/removes tagId in a comma list (GET id, tagId). import/export: xlsx of the list columns (import: multipart `file`, all rows or none).
    */
@@ -465,6 +491,12 @@ export interface List {
   index?: boolean;
   selection?: boolean;
   summary?: boolean;
+  /**
+   * A linkage expression on a row (see x-requiredIf): rows where it holds are shown bold (a statement's total lines).
+   */
+  strongIf?: {
+    [k: string]: unknown;
+  };
   pageSize?: 10 | 20 | 30 | 50 | 100 | 200;
   pageSizes?: number[];
   rowActionsWidth?: number;
@@ -711,6 +743,14 @@ export interface Action {
    * Message on success (default 操作成功!).
    */
   success?: string;
+  /**
+   * The call takes a file: the browser's file chooser opens with these types (accept, e.g. ".xlsx,.pdf"), and the file is sent as multipart `file` with the action's parameters in the query.
+   */
+  upload?: string;
+  /**
+   * The call answers a file (xlsx), which the browser saves under the action's label and the row's number; the list is not refreshed.
+   */
+  download?: boolean;
   danger?: boolean;
 }
 /**
@@ -730,6 +770,10 @@ export interface Document {
    * Bill number field filled by the bill rule on first save.
    */
   numberField: string;
+  /**
+   * A mall bill: numbered as billrule/mallgenerate numbers, from the bill type's rule with M after the prefix (SIM08M202611250001), sharing the rule's serial with billrule/generate so the two never collide.
+   */
+  mallNumber?: boolean;
   /**
    * Bill date (defaults to today on first save).
    */
@@ -793,6 +837,89 @@ export interface Document {
     change: string;
   };
   /**
+   * A goods-only bill (no amounts) whose goods come in with a value the clerk types: the line's unit cost field (price) and its cost amount field (amount), computed on save as quantity × unit cost at the amount places (a submitted amount that disagrees is refused). With posting.cost line every line needs a unit cost and its amount is the stock value it enters with; with posting.cost average the unit cost is optional: a line with one enters at it, a line without at the current moving-average unit cost of its goods in its warehouse.
+   */
+  lineValue?: {
+    price: string;
+    amount: string;
+  };
+  /**
+   * A stock count (盘点单): one warehouse (depotField), each line's book quantity (book) and book unit cost (lineValue.price) snapshotted by the server from the stock balance when the line is first saved (kept on later saves of the same goods in the same warehouse), the counted quantity (counted, ≥ 0) typed by the clerk, and the line quantity = counted − book (lineValue.amount = quantity × book unit cost). Lines are in the goods' base unit, one line per goods, in the head's warehouse. Requires lineValue and posting {stock: 1, cost: line}; lines whose difference is zero post nothing.
+   */
+  count?: {
+    /**
+     * Line field: the book quantity snapshot (base units).
+     */
+    book: string;
+    /**
+     * Line field: the counted quantity the clerk types.
+     */
+    counted: string;
+  };
+  /**
+   * A money bill whose lines are items with an amount (收支单: 收支项目 and 金额), no goods, quantities or prices: each line names an item (the line field `item`, an x-ref; required) and an amount above zero (the line field `amount`, at the amount places); `totals` sums the amounts. The client adds lines by picking items (the item resource's picker, display fields filled by the line resource's lookups).
+   */
+  items?: {
+    /**
+     * Line field naming the item: the id of an item resource (x-ref; the clerk picks it), or a text key the clerk types or imports (运输费用单: the waybill number; no `match` then). Required on every line.
+     */
+    item: string;
+    /**
+     * Line field holding the amount the clerk types.
+     */
+    amount: string;
+    /**
+     * Item field → head field that must be equal (expendType → expendType: an expense bill takes expense items only): the picker reads with these parameters and the server refuses a line whose item differs, naming line, item and both values.
+     */
+    match?: {
+      [k: string]: string;
+    };
+  };
+  /**
+   * One bill in several kinds told apart by a head field (收支单 expendType: 6001 其他收入单, 6002 费用单, 6003 报销单). Each kind has its own bill type (number rule, ledger rows' bill type) and title; the field is required and cannot change once the bill is saved. A menu leaf whose billType is a kind's shows that kind: a new bill takes its value and the history list shows only its bills. document.billType is the kind used when none is given.
+   */
+  variants?: {
+    field: string;
+    /**
+     * @minItems 1
+     */
+    values: {
+      value: string | number;
+      billType: string;
+      title: string;
+      titleEn?: string;
+    }[];
+  };
+  /**
+   * Money bills (receipt, payment, prepayment): the head's amount is a credit on the partner (posting.party AR or AP; the open item is −amount). Lines, when the bill has them, settle the partner's open bills: each names a posted bill (target) and how much of it this money pays (lineAmount); Σ lines never exceeds the amount, a line never exceeds its bill's open amount; the rest stays as unapplied credit, consumed by later bills.
+   */
+  settle?: {
+    /**
+     * Head field: the money received or paid.
+     */
+    amount: string;
+    /**
+     * Head field: Σ of the lines (written on save).
+     */
+    applied?: string;
+    /**
+     * Line field: the id of the bill settled.
+     */
+    target?: string;
+    /**
+     * Line field: the amount settled.
+     */
+    lineAmount?: string;
+    /**
+     * The money is exactly what the lines settle (按单收款 / 按单付款): the amount is written as Σ lines on save, at least one line.
+     */
+    fromLines?: boolean;
+    /**
+     * A refund (销售退款单: money paid back to a customer; 采购退款单: money a supplier pays back): the amount is a debit on the partner (the open item is +amount, Dr 应收 / Cr 银行 for a customer, Dr 银行 / Cr 应付 for a supplier), its lines name the partner's credits it pays back (a posted return, money received or paid ahead: precplist) and never exceed their open amounts, and posting takes no credit automatically (PREPAYMENT_AUTO_USE does not apply).
+     */
+    refund?: boolean;
+  };
+  /**
    * What accounting writes: stock movements (direction × line quantity) and a party open item.
    */
   posting?: {
@@ -801,7 +928,7 @@ export interface Document {
      */
     stock?: 1 | -1;
     /**
-     * line: the line's tax-exclusive amount plus fees (inbound); average: the moving average (outbound); source: the source line's unit cost (returns); exchange: a line taken from a source line at that line's cost, any other line at the line cost (stock 1) or the moving average (stock -1).
+     * line: the line's tax-exclusive amount plus fees (inbound), or for a bill without amounts its lineValue amount; average: the moving average (outbound; inbound: the current average unit cost, or the line's lineValue when typed); source: the source line's unit cost (returns); exchange: a line taken from a source line at that line's cost, any other line at the line cost (stock 1) or the moving average (stock -1).
      */
     cost?: "line" | "average" | "source" | "exchange";
     /**
@@ -809,9 +936,62 @@ export interface Document {
      */
     party?: "AR" | "AP";
     /**
+     * Instead of a fixed party: the kind is chosen per bill by a head field (期初财务's 往来类型: 1 customer → AR, 2 supplier → AP); a value not listed is refused at posting. partners names the head field holding the partner for each kind (customerId for AR, supplierId for AP); a kind not named there uses partnerField.
+     */
+    partyBy?: {
+      field: string;
+      values: {
+        [k: string]: "AR" | "AP";
+      };
+      partners?: {
+        AR?: string;
+        AP?: string;
+      };
+    };
+    /**
+     * A linkage expression on the head (see x-requiredIf): the party open item (party or partyBy) is written only when it holds, otherwise the bill posts no party row (收支单: only a bill marked 挂账, onAccount 2).
+     */
+    partyIf?: {
+      [k: string]: unknown;
+    };
+    /**
      * Paid on the spot (retail): the open item and its receipt are written together and net to zero on the partner's balance; a sale to no partner (walk-in) writes none.
      */
     receipt?: boolean;
+    /**
+     * Stock value moves, quantities do not (fee allocation, cost adjustment): each line adds the amount in its valueField (default: its fee share, document.fees.line) to its goods' value in its warehouse, moving the moving-average unit cost; requires stock 1 and cost line. Refused, naming line, goods and warehouse, for goods that never moved in that warehouse and for a lowering that would leave the balance's value below zero while its quantity is not negative. A flush takes the value back.
+     */
+    valueOnly?: boolean;
+    /**
+     * With valueOnly: the line field holding the signed value each line adds (成本调整单 adjustAmt: positive raises, negative lowers), rounded to the amount places; without it the fee share (document.fees.line) is taken.
+     */
+    valueField?: string;
+    /**
+     * Opening balances (期初库存): each line's goods must not have moved in its warehouse yet; a stock ledger row of another bill, or of a bill of this type not flushed, refuses the posting naming the line, goods and warehouse. Duplicate goods and warehouse within the bill are refused too.
+     */
+    opening?: boolean;
+    /**
+     * Head field of the receiving warehouse (a transfer): each line leaves the bill's warehouse (depotField, or the line's depotId) at the moving average (stock -1, cost average) and enters this warehouse at the same value. A transition with stage out posts only the leaving leg (the goods are in transit, in no warehouse's balance), one with stage in only the entering leg (at the value the leaving leg took), one without stage both; reverse mirrors every row posted.
+     */
+    transfer?: string;
+    /**
+     * The general-ledger voucher the posting writes in the same transaction (accounts: schemas/accounts.json). Each line puts a debit-signed amount (debit positive, credit negative) on an account: `stock` is the value of the stock rows this posting wrote, `party` the party rows' amount (debit-signed: an AR increase is a debit, an AP increase a credit), a head field name is that field (posting only, not a transfer's entering leg), a leading '-' negates; exactly one `rest` line takes what balances the voucher. account `party` is the party kind's account (AR 1122, AP 2202) and carries the partner. A flush writes the mirror.
+     *
+     * @minItems 2
+     */
+    voucher?: {
+      /**
+       * An account code of schemas/accounts.json, or party.
+       */
+      account: string;
+      amount: string;
+      /**
+       * A linkage expression on the head (see x-requiredIf): the line applies only when it holds.
+       */
+      when?: {
+        [k: string]: unknown;
+      };
+    }[];
   };
   /**
    * The bill this one is generated from (inbound from order, return from sale).
@@ -827,9 +1007,9 @@ export interface Document {
      */
     states?: string[];
     /**
-     * remaining: no more than the source line's quantity not yet taken; returnable: returns never exceed what the source line moved.
+     * remaining: no more than the source line's quantity not yet taken; returnable: returns never exceed what the source line moved; whole: each line refers to its whole source line (its quantity equal to the source's), any number of bills may refer to the same line (fee allocations).
      */
-    limit?: "remaining" | "returnable";
+    limit?: "remaining" | "returnable" | "whole";
     /**
      * Progress written back to the source when this bill posts or is flushed: each source line's lineField = Σ quantity of this kind's posted lines taken from it; the source head's headField = states[0] (nothing done), states[1] (partly) or states[2] (every line done); with closeState the head's status moves there when complete and back to openState when no longer.
      */
@@ -864,6 +1044,19 @@ export interface Document {
      * Bill kinds (returns, exchanges) whose posted lines taken from the same source line lower what this bill may take from it: an invoice covers only what was received and kept.
      */
     netOf?: string[];
+    /**
+     * Other bill kinds taking from the same source lines under one limit (the sales invoice and the mall sales invoice): their live lines count as taken when this kind's open lines are listed and its lines are checked, and the progress written back (progress.lineField, headField) counts their posted lines with this kind's. Declare it on every kind of the group; each names the same source.resource.
+     */
+    sharedWith?: string[];
+    /**
+     * Only source lines that were themselves taken (their sourceBodyId) from a line of a `resource` bill whose head `field` equals `value` may be taken: sales-out lines shipped from mall orders (sales-order, orderSource 2). The open lines (selectByCustomerId, pulls) list only those; saving a line from any other source line is refused with `message` after 第n行：.
+     */
+    origin?: {
+      resource: string;
+      field: string;
+      value: string;
+      message: string;
+    };
   };
   transitions: {
     action: string;
@@ -895,9 +1088,19 @@ export interface Document {
      */
     effect?: "post" | "reverse";
     /**
+     * With effect post on a bill with posting.transfer: out posts the leaving leg only (调出), in the entering leg only (调入); without stage both legs at once.
+     */
+    stage?: "out" | "in";
+    /**
      * The client asks for confirmation.
      */
     danger?: boolean;
+    /**
+     * Head fields written with the new state (approval level 3803 老板审批 on bossAudit).
+     */
+    set?: {
+      [k: string]: string | number;
+    };
   }[];
 }
 /**

@@ -4,6 +4,7 @@
  */
 import type * as Meta from '../generated/meta.ts';
 import type { ResourceFile } from './resource.ts';
+import { evaluate, type Expr } from './expr.ts';
 
 /** A bill state: a bill_status code, or `new` for a bill not yet saved. */
 export type BillState = string;
@@ -44,4 +45,35 @@ export function figureFields(doc: DocumentDef) {
     couponAmt: 'couponAmt',
     finalAmt: 'finalAmt',
   } as const satisfies Record<string, string>;
+}
+
+export type VariantDef = NonNullable<DocumentDef['variants']>['values'][number];
+
+/** The kind of a bill with variants whose head field holds `value` (收支单 6002 → 费用单). */
+export function variantOf(doc: DocumentDef, value: unknown): VariantDef | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  return doc.variants?.values.find((v) => String(v.value) === String(value));
+}
+
+/** The kind a menu leaf shows, by the leaf's bill type (菜单 费用单 0855 → 6002). */
+export function variantByBillType(doc: DocumentDef | undefined, billType: string | undefined): VariantDef | undefined {
+  return billType ? doc?.variants?.values.find((v) => v.billType === billType) : undefined;
+}
+
+/**
+ * The document block as it applies to one bill: its kind's bill type (numbering, ledger rows),
+ * and no party posting when `posting.partyIf` does not hold on the head (收支单 not on account).
+ */
+export function documentFor(doc: DocumentDef, head: Record<string, unknown>): DocumentDef {
+  const variant = doc.variants ? variantOf(doc, head[doc.variants.field]) : undefined;
+  let out = variant ? { ...doc, billType: variant.billType } : doc;
+  const posting = doc.posting;
+  if (posting?.partyIf !== undefined && !evaluate(posting.partyIf as Expr, head)) {
+    const { party: _party, partyBy: _partyBy, partyIf: _partyIf, ...rest } = posting;
+    void _party;
+    void _partyBy;
+    void _partyIf;
+    out = { ...out, posting: rest };
+  }
+  return out;
 }

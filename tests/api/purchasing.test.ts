@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { databases, startTestServer, type TestServer } from '../support/server.ts';
 import { expectOk, signedIn, type Api } from '../support/client.ts';
 import { Dec } from '../../src/shared/money/index.ts';
-import { BASES, approvedBill, lines, makeGoods, makeWorld, partyBalance, stockOf, type World } from '../support/bills.ts';
+import { BASES, approvedBill, lines, makeGoods, makeWorld, partyBalance, stockOf, setConfig, type World } from '../support/bills.ts';
 
 describe.each(databases())('purchasing ($name)', ({ databaseUrl }) => {
   let server: TestServer;
@@ -20,11 +20,6 @@ describe.each(databases())('purchasing ($name)', ({ databaseUrl }) => {
     w = await makeWorld(admin, { goods: 2 });
   });
   afterAll(async () => server?.close());
-
-  async function setConfig(key: string, value: string) {
-    const row = expectOk(await admin.get('/blade-sys-config/sysconfig/list', { configKey: key, current: 1, size: 10 })).records.find((r: { configKey: string }) => r.configKey === key);
-    expectOk(await admin.post('/blade-sys-config/sysconfig/submit', { ...row, configValue: value }), `config ${key}`);
-  }
 
   const order = async (goods: string, qty: string) =>
     approvedBill(admin, BASES.purchaseOrder, { supplierId: w.supplierId, depotId: w.depots[0], bodyList: lines(w, [{ goods, qty, purchasePrice: '5.00' }]) });
@@ -62,12 +57,12 @@ describe.each(databases())('purchasing ($name)', ({ databaseUrl }) => {
     expect(refusedBatch.body.msg).toContain('第1条：超量数量必须大于0');
 
     // OVER_RECEIPT 2 (是): no limit.
-    await setConfig('OVER_RECEIPT', '2');
+    await setConfig(admin, 'OVER_RECEIPT', '2');
     try {
       const free = expectOk(await admin.post(`${BASES.purchaseIn}/draft`, inbound(line, g, '50')));
       expectOk(await admin.post(`${BASES.purchaseIn}/cancel`, { id: free.id, version: free.version }));
     } finally {
-      await setConfig('OVER_RECEIPT', '1');
+      await setConfig(admin, 'OVER_RECEIPT', '1');
     }
 
     const second = await approvedBill(admin, BASES.purchaseIn, inbound(line, g, '4'), { post: true });
@@ -127,13 +122,13 @@ describe.each(databases())('purchasing ($name)', ({ databaseUrl }) => {
     expect(await stockOf(server, depot, a)).toMatchObject({ qty: '10.00', value: '55.00' });
     expect(await stockOf(server, depot, b)).toMatchObject({ qty: '2.00', value: '1.00' });
 
-    await setConfig('COST_ALLOCATION_MODEL', '0');
+    await setConfig(admin, 'COST_ALLOCATION_MODEL', '0');
     try {
       // Weights are discount amounts: A 5.65 × 10 = 56.50, the gift 0, C 2.26 × 3 = 6.78 → 5.36, 0.00, 0.64; Σ = 6.00 exactly.
       const byAmount = expectOk(await admin.post(`${BASES.purchaseIn}/draft`, body('6.00', [{ goods: a, qty: '3', purchasePrice: '2.00' }])));
       expect(byAmount.bodyList.map((l: { feeAmt: string }) => l.feeAmt)).toEqual(['5.36', '0.00', '0.64']);
     } finally {
-      await setConfig('COST_ALLOCATION_MODEL', '1');
+      await setConfig(admin, 'COST_ALLOCATION_MODEL', '1');
     }
     const negative = await admin.post(`${BASES.purchaseIn}/draft`, body('-1'));
     expect(negative.body.success).toBe(false);
@@ -162,6 +157,11 @@ describe.each(databases())('purchasing ($name)', ({ databaseUrl }) => {
       expect(seen.bodyList[0].invoiceQty).toBe(seen.bodyList[0].qty);
     }
     expect(expectOk(await admin.post(`${INVOICE}/selectBySupplierId?supplierId=${v.supplierId}`, {}))).toEqual([]);
+    // supplierTicketOwn: the invoices the caller made (or of the suppliers they look after).
+    const own = expectOk(await admin.get('/blade-purchase/supplierTicketOwn', { billNo: invoice.billNo, current: 1, size: 10 }));
+    expect(own.records.map((r: { id: string }) => r.id)).toEqual([invoice.id]);
+    const other = await signedIn(server.url, '100001');
+    expect(expectOk(await other.get('/blade-purchase/supplierTicketOwn', { current: 1, size: 10 })).total).toBe(0);
     const groups = expectOk(await admin.get(`${INVOICE}/detailGroupOrder`, { id: invoice.id })).groups;
     expect(groups.map((g: { sourceBillNo: string }) => g.sourceBillNo)).toEqual([in1.billNo, in2.billNo]);
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { expectOk, signedIn, type Api } from '../support/client.ts';
 import { BodyFactory, loadResources, pathOf, SCHEMAS } from '../support/resources.ts';
-import { modal } from './support/dialogs.ts';
+import { dialogsAtRest, modal } from './support/dialogs.ts';
 import { launchBrowser, type Browser } from './support/browser.ts';
 import { seededLeaves, settle, signIn } from './support/shell.ts';
 
@@ -96,6 +96,11 @@ describe('every action prompt opens with titled fields', () => {
     }
     const prompt = modal(page, action.label);
     await prompt.waitFor();
+    // The 更多 menu opens on hover and sits above dialogs: with the pointer still on it, it stays
+    // open over the prompt. Move off it and let the prompt finish opening before using it.
+    await page.mouse.move(1, 1);
+    await expect.poll(() => page.locator('.ant-dropdown:visible').count()).toBe(0);
+    await dialogsAtRest(page);
     const labels = (await prompt.locator('.erp-label').allInnerTexts()).map((text) => text.replace(/^\*\s*/, '').trim());
     expect(labels.length, 'the prompt shows its fields').toBe(action.prompt!.length);
     for (const text of labels) expect(text, `label ${text} is a title, not a field name`).not.toMatch(/^[a-z][A-Za-z0-9]*$/);

@@ -7,6 +7,7 @@ import { startTestServer, type TestServer } from '../support/server.ts';
 import { expectOk, signedIn } from '../support/client.ts';
 import { launchBrowser, screenshot, type Browser } from './support/browser.ts';
 import { expectMessage, settle, signIn } from './support/shell.ts';
+import { dialogsAtRest } from './support/dialogs.ts';
 
 /**
  * Issue 4, acceptance 2 — the analyst's story: an optional field is added to a resource schema (in a
@@ -37,21 +38,6 @@ function addWechatField(schemasDir: string) {
 }
 
 const dialog = (page: Page) => page.locator('.ant-modal:visible');
-
-/** Waits until the open dialog's opening animation has finished (for a clean screenshot). */
-async function dialogAtRest(page: Page) {
-  await expect
-    .poll(() =>
-      page.evaluate(
-        () =>
-          document
-            .getAnimations()
-            .filter((a) => a.effect instanceof KeyframeEffect && a.effect.target instanceof Element)
-            .filter((a) => ((a.effect as KeyframeEffect).target as Element).closest('.ant-modal-wrap, .ant-modal')).length,
-      ),
-    )
-    .toBe(0);
-}
 
 describe('the analyst adds a field to a schema; no code is touched', () => {
   let schemasDir: string;
@@ -152,7 +138,7 @@ describe('the analyst adds a field to a schema; no code is touched', () => {
     const viewed = dialog(page).locator('[data-field="wechat"]');
     await expect.poll(() => viewed.innerText(), { timeout: 15_000 }).toContain('wx_analyst_2026');
     expect(await viewed.locator('.erp-label').innerText()).toContain('微信号');
-    await dialogAtRest(page);
+    await dialogsAtRest(page);
     await screenshot(page, 'analyst-story-view');
     await dialog(page).locator('.ant-modal-footer').getByRole('button', { name: /关\s*闭/ }).click();
 

@@ -6,7 +6,7 @@ import { startTestServer, type TestServer } from '../support/server.ts';
 import { expectOk, signedIn, type Api } from '../support/client.ts';
 import { pngBytes } from '../support/files.ts';
 import { BodyFactory, loadResources, pathOf as apiPathOf } from '../support/resources.ts';
-import { modal, footerButton, field, fieldError } from './support/dialogs.ts';
+import { dialogsAtRest, modal, footerButton, field, fieldError } from './support/dialogs.ts';
 import { launchBrowser, screenshot, type Browser } from './support/browser.ts';
 import { expectMessage, seededLeaves, settle, signIn } from './support/shell.ts';
 
@@ -57,25 +57,6 @@ async function typeCell(dialog: Locator, path: string, text: string) {
   await input.blur();
 }
 
-/** Waits until the open dialogs' opening animations have finished (for a clean screenshot). */
-async function dialogsAtRest(page: Page) {
-  await expect
-    .poll(() =>
-      page.evaluate(
-        () =>
-          document
-            .getAnimations()
-            .filter((a) => a.effect instanceof KeyframeEffect && a.effect.target instanceof Element)
-            .filter((a) => ((a.effect as KeyframeEffect).target as Element).closest('.ant-modal-wrap, .ant-modal'))
-            // Finite ones only: spinners and the like run forever.
-            .filter((a) => a.playState === 'running' && a.effect!.getTiming().iterations !== Infinity)
-            .map((a) => `${a.constructor.name}:${(a as CSSAnimation).animationName ?? (a as CSSTransition).transitionProperty}`),
-      ),
-      { timeout: 5_000 },
-    )
-    .toEqual([]);
-}
-
 async function openList(page: Page, base: string, path: string, resource: string) {
   await page.goto(`${base}${path}`);
   await page.getByTestId(`list-${resource}`).getByTestId('data-grid').locator('.ag-root').waitFor();
@@ -84,6 +65,7 @@ async function openList(page: Page, base: string, path: string, resource: string
 
 /** Picks the node titled `title` in an open tree picker by double-click. */
 async function doubleClickNode(picker: Locator, title: string) {
+  await dialogsAtRest(picker.page());
   await picker.locator('.ant-tree-node-content-wrapper', { hasText: title }).dblclick();
 }
 
@@ -150,6 +132,7 @@ describe('master-data dialogs', () => {
     await expect.poll(() => fieldError(dialog, 'natureId').count()).toBe(0);
     await field(dialog, 'levelId').locator('.ant-select').click();
     const levelPicker = modal(page, '客户级别');
+    await dialogsAtRest(page);
     await levelPicker.locator('.ant-table-row', { hasText: level.levelName }).dblclick();
     await expect.poll(() => levelPicker.count()).toBe(0);
     await expect.poll(() => field(dialog, 'levelId').innerText()).toContain(level.levelName);
@@ -421,6 +404,7 @@ describe('master-data dialogs', () => {
     await doubleClickNode(naturePicker, nature.title);
     await field(dialog, 'levelId').locator('.ant-select').click();
     const levelPicker = modal(page, '客户级别');
+    await dialogsAtRest(page);
     await levelPicker.locator('.ant-table-row', { hasText: level.levelName }).dblclick();
     await expect.poll(() => levelPicker.count()).toBe(0);
     await footerButton(dialog, /保\s*存/).click();

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { ConsoleMessage } from 'playwright-core';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { launchBrowser, type Browser } from './support/browser.ts';
-import { seededMenus, settle, signIn, type SeedMenu } from './support/shell.ts';
+import { gotoFresh, seededMenus, settle, signIn, type SeedMenu } from './support/shell.ts';
 
 /**
  * Issue 4, acceptance 3 (browser part): every master-data and system menu path opens its schema
@@ -76,15 +76,7 @@ describe('every master-data and system menu opens its schema page', () => {
     const { page, pageErrors } = browser;
     consoleErrors.length = 0;
     pageErrors.length = 0;
-    // Navigation by URL reloads the app; forget the tabs of earlier pages so the limit of 15
-    // open tabs never refuses the next one.
-    await page.evaluate(() => {
-      for (const store of [localStorage, sessionStorage]) {
-        store.removeItem('saber-tagList');
-        store.removeItem('saber-tag');
-      }
-    });
-    await page.goto(`${server.url}${path}`);
+    await gotoFresh(page, `${server.url}${path}`);
     const rendered = page.locator(RENDERED).first();
     const placeholder = page.getByText(PLACEHOLDER);
     await expect

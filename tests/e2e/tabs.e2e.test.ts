@@ -24,12 +24,33 @@ function tabNamed(page: Page, label: string) {
     .filter({ hasText: new RegExp(`^${label}$`) });
 }
 
-/** Opens a tab's context menu and picks an item (again if the bar was still sliding tabs). */
+/** Resolves once the tab bar has stopped sliding: its list's transform and the tab's box hold still for 300 ms. */
+async function barAtRest(page: Page, label: string) {
+  const probe = async () => {
+    const transform = await page.getByTestId('tab-bar').locator('.ant-tabs-nav-list').first().evaluate((el) => getComputedStyle(el).transform);
+    return `${transform}|${JSON.stringify(await tabNamed(page, label).boundingBox())}`;
+  };
+  await expect
+    .poll(async () => {
+      const before = await probe();
+      await page.waitForTimeout(300);
+      return before === (await probe());
+    })
+    .toBe(true);
+}
+
+/**
+ * Opens a tab's context menu and picks an item (again if the menu did not open). A crowded bar
+ * still sliding its tabs would put a neighbour under the pointer and the menu would act on that
+ * tab (seen under CI load), so the click waits for the bar to be at rest.
+ */
 async function rightClickTab(page: Page, label: string, item: string) {
   const menuItem = page.locator('.ant-dropdown:visible').getByRole('menuitem', { name: item });
   await expect
     .poll(
       async () => {
+        await tabNamed(page, label).scrollIntoViewIfNeeded();
+        await barAtRest(page, label);
         await tabNamed(page, label).click({ button: 'right' });
         return menuItem.isVisible();
       },

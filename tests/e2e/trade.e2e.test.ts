@@ -1,6 +1,7 @@
 /**
  * Issue 11 (purchasing, sales and retail), in the browser: a counter sale checked out on the 零售单
- * page, a purchase invoice made from a posted inbound on the 采购发票 page, and the inquiry pages
+ * page, a purchase invoice made from a posted inbound on the 采购发票 page, a freight allocated over
+ * that inbound on the 采购费用分摊单 page, an exchange on the 销售换货单 page, and the inquiry pages
  * showing what was posted. Each page: open, act, see the result; no page error; screenshots.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -9,7 +10,7 @@ import { startTestServer, type TestServer } from '../support/server.ts';
 import { expectOk, signedIn, type Api } from '../support/client.ts';
 import { BASES, approvedBill, lines, makeGoods, makeWorld, stockOf, type World } from '../support/bills.ts';
 import { launchBrowser, screenshot, type Browser } from './support/browser.ts';
-import { expectMessage, seededLeaves, settle, signIn } from './support/shell.ts';
+import { expectMessage, gotoFresh, seededLeaves, settle, signIn } from './support/shell.ts';
 import { billPage } from './support/bills.ts';
 
 const leaf = (code: string) => seededLeaves().find((m) => m.code === code)!;
@@ -46,7 +47,7 @@ describe('trade pages in the browser', () => {
     await server?.close();
   });
 
-  const { editor, rowCount, status, pickHead, addGoods, typeCell, act } = billPage(() => page);
+  const { editor, cell, rowCount, status, pickHead, addGoods, typeCell, act } = billPage(() => page);
 
   test('零售单: two goods at the counter, 100.00 handed over, checked out in one step; stock leaves at once', async () => {
     await page.goto(`${server.url}${leaf('retail').path}`);
@@ -98,7 +99,57 @@ describe('trade pages in the browser', () => {
     expect(browser.pageErrors).toEqual([]);
   });
 
-  test('inquiries: price and detail pages list what was posted', async () => {
+  test('采购费用分摊单: a freight of 8.00 over a posted inbound, posted; the goods\' stock value rises by their shares', async () => {
+    expectOk(await api.post('/blade-base/expenditem/submit', { expendCode: 'YF01', expendName: '运费', expendType: '6002' }));
+    const before = await Promise.all(w.goods.map((g) => stockOf(server, w.depots[0], g)));
+    await page.goto(`${server.url}${leaf('purchaseFeeAllocation').path}`);
+    const bill = editor('purchase-fee');
+    await bill.waitFor();
+    await bill.getByTestId('doc-from-source').click();
+    await page.getByTestId('source-list').locator('.ant-table-row', { hasText: inboundNo }).dblclick();
+    await expect.poll(() => rowCount(bill)).toBe(2);
+    await pickHead(bill, 'expendId', '运费');
+    await bill.locator('[data-field="feeAmt"] input').fill('8');
+    await act(bill, 'submit');
+    await expect.poll(() => status(bill).innerText()).toBe('待审核');
+    await act(bill, 'pass', '');
+    await act(bill, 'accounting');
+    await expect.poll(() => status(bill).innerText()).toBe('已记账');
+    const after = await Promise.all(w.goods.map((g) => stockOf(server, w.depots[0], g)));
+    // 20 and 20 received: 4.00 each by quantity share; quantities unchanged.
+    expect(after.map((s, i) => [s.qty, (Number(s.value) - Number(before[i].value)).toFixed(2)])).toEqual(before.map((s) => [s.qty, '4.00']));
+    await screenshot(page, 'trade-purchase-fee-posted');
+    expect(browser.pageErrors).toEqual([]);
+  });
+
+  test('销售换货单: one of two sold units comes back from the sale\'s number and another goods goes out in its place', async () => {
+    const out = await approvedBill(api, BASES.salesOut, { customerId: w.customers[0], depotId: w.depots[0], bodyList: lines(w, [{ goods: w.goods[0], qty: '2', taxPrice: '11.30' }]) }, { post: true });
+    const before = await Promise.all(w.goods.map((g) => stockOf(server, w.depots[0], g)));
+    await page.goto(`${server.url}${leaf('salesExchange').path}`);
+    const bill = editor('sales-exchange');
+    await bill.waitFor();
+    await bill.getByTestId('doc-from-source').click();
+    await page.getByTestId('source-number').fill(out.billNo);
+    await page.getByTestId('source-number').press('Enter');
+    await expect.poll(() => cell(bill, 0, 'qty').innerText()).toBe('-2.00');
+    await typeCell(bill, 0, 'qty', '-1');
+    await addGoods(bill, [names.goods1]);
+    await expect.poll(() => rowCount(bill)).toBe(2);
+    await typeCell(bill, 1, 'qty', '1');
+    await typeCell(bill, 1, 'taxPrice', '11.30');
+    await typeCell(bill, 1, 'taxRate', '13');
+    await act(bill, 'submit');
+    await expect.poll(() => status(bill).innerText()).toBe('待审核');
+    await act(bill, 'pass', '');
+    await act(bill, 'accounting');
+    await expect.poll(() => status(bill).innerText()).toBe('已记账');
+    const after = await Promise.all(w.goods.map((g) => stockOf(server, w.depots[0], g)));
+    expect(after.map((s, i) => (Number(s.qty) - Number(before[i].qty)).toFixed(2))).toEqual(['1.00', '-1.00']);
+    await screenshot(page, 'trade-sales-exchange-posted');
+    expect(browser.pageErrors).toEqual([]);
+  });
+
+  test('inquiries: price, detail and order pages list what was posted', async () => {
     await page.goto(`${server.url}${leaf('purchasePriceInquiry').path}`);
     const prices = page.getByTestId('list-purchase-price-inquiry');
     await prices.locator('.ag-row', { hasText: names.goods0 }).first().waitFor();
@@ -108,6 +159,14 @@ describe('trade pages in the browser', () => {
     const details = page.getByTestId('list-sales-detail-inquiry');
     await details.locator('.ag-row', { hasText: names.goods0 }).first().waitFor();
     await screenshot(page, 'trade-sales-detail-inquiry');
+    await page.goto(`${server.url}${leaf('purchaseDetailInquiry').path}`);
+    const bought = page.getByTestId('list-purchase-detail-inquiry');
+    await bought.locator('.ag-row', { hasText: names.goods0 }).first().waitFor();
+    await screenshot(page, 'trade-purchase-detail-inquiry');
+    await page.goto(`${server.url}${leaf('salesPriceInquiry').path}`);
+    await page.getByTestId('list-sales-price-inquiry').getByTestId('data-grid').waitFor();
+    expect(await page.getByText('页面尚未构建').count()).toBe(0);
+    await screenshot(page, 'trade-sales-price-inquiry');
     expect(browser.pageErrors).toEqual([]);
   });
 
@@ -162,6 +221,27 @@ describe('trade pages in the browser', () => {
     const remarks = [];
     for (const d of drafts) remarks.push(...expectOk(await api.get(`${BASES.purchaseOrder}/detail`, { id: d.id })).bodyList.map((l: { remark: string }) => l.remark));
     expect(remarks).toContain(`以销定采：销售订单 ${so.billNo} 未出库 2`);
+    expect(browser.pageErrors).toEqual([]);
+  });
+  test('采购订单查询: the purchase order of this run listed with its status', async () => {
+    const order = await approvedBill(api, BASES.purchaseOrder, { supplierId: w.supplierId, depotId: w.depots[0], bodyList: lines(w, [{ goods: w.goods[0], qty: '3', purchasePrice: '2.00' }]) });
+    await gotoFresh(page, `${server.url}${leaf('purchaseOrderInquiry').path}`);
+    const row = page.getByTestId('list-purchase-order-inquiry').locator('.ag-row', { hasText: order.billNo }).first();
+    await row.waitFor();
+    expect(await row.innerText()).toContain('已审核');
+    await screenshot(page, 'trade-purchase-order-inquiry');
+    expect(browser.pageErrors).toEqual([]);
+  });
+
+  test('销售订单查询: an order of 2 at 11.30 listed with its amount', async () => {
+    const order = await approvedBill(api, BASES.salesOrder, { customerId: w.customers[0], depotId: w.depots[0], bodyList: lines(w, [{ goods: w.goods[0], qty: '2', taxPrice: '11.30' }]) });
+    // Fifteen tabs are open by now: start from a clean tab bar (a sixteenth page would be refused).
+    await gotoFresh(page, `${server.url}${leaf('salesOrderInquiry').path}`);
+    const orders = page.getByTestId('list-sales-order-inquiry');
+    const orderRow = orders.locator('.ag-row', { hasText: order.billNo }).first();
+    await orderRow.waitFor();
+    expect(await orderRow.innerText()).toContain('22.60');
+    await screenshot(page, 'trade-sales-order-inquiry');
     expect(browser.pageErrors).toEqual([]);
   });
 });

@@ -126,3 +126,9 @@ export async function partyBalance(server: TestServer, kind: 'AR' | 'AP', partyI
   const row = (await store.find(internal.partyBalance, '000000', { where: { kind, partyId } }))[0];
   return fixed(String(row?.amount ?? '0'), 2);
 }
+
+/** Sets a system parameter (系统参数) through the API, as an administrator does. */
+export async function setConfig(api: Api, key: string, value: string) {
+  const row = expectOk(await api.get('/blade-sys-config/sysconfig/list', { configKey: key, current: 1, size: 10 })).records.find((r: { configKey: string }) => r.configKey === key);
+  expectOk(await api.post('/blade-sys-config/sysconfig/submit', { ...row, configValue: value }), `config ${key}`);
+}

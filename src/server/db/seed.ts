@@ -178,10 +178,14 @@ export async function syncTenant(services: Services, tenantId: string): Promise<
 
     // A numbering rule for every bill type of the menu tree, and of bills that have no menu leaf.
     for (const model of registry.models.values()) {
-      const billType = model.resource?.document?.billType;
-      if (!billType || billTypes.some((b) => b.billType === billType)) continue;
+      const doc = model.resource?.document;
+      if (!doc?.billType) continue;
       const code = model.name.replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
-      billTypes.push({ billType, code, name: model.title });
+      // Each kind of a bill with variants (收支单: 费用单, 其他收入单, 报销单) numbers on its own.
+      for (const kind of [{ billType: doc.billType, title: model.title }, ...(doc.variants?.values ?? [])]) {
+        if (billTypes.some((b) => b.billType === kind.billType)) continue;
+        billTypes.push({ billType: kind.billType, code, name: kind.title });
+      }
     }
     const rules = await store.find(services.m('billrule'), tenantId, {}, db);
     const haveRules = new Set(rules.map((r) => String(r.billType)));

@@ -58,6 +58,15 @@ async function page(ctx: Ctx, model: Model, endpoint: EndpointDef, extraWhere: R
   return { records: rows, total, size, current, pages: Math.ceil(total / size), orders: [] };
 }
 
+/** op sum: totals of the endpoint's decimal fields over every row the filters match (sumtotal). */
+async function sum(ctx: Ctx, model: Model, endpoint: EndpointDef) {
+  const caller = mustCaller(ctx);
+  const conditions = await readConditions(ctx, model, endpoint);
+  const { totals, count } = await ctx.services.store.sum(model, caller.tenantId, { where: fixedWhere(endpoint), conditions, fields: endpoint.sum ?? [] });
+  formatFigures(model, [totals], await tenantPlaces(ctx.services, caller.tenantId));
+  return { ...totals, count };
+}
+
 async function all(ctx: Ctx, model: Model, endpoint: EndpointDef, extraWhere: Row = {}, limit = MAX_ROWS) {
   const caller = mustCaller(ctx);
   const filtered = filtersOf(ctx, model, endpoint).length > 0;
@@ -69,6 +78,7 @@ async function all(ctx: Ctx, model: Model, endpoint: EndpointDef, extraWhere: Ro
     limit,
   });
   await fillLookups(ctx.services, model, caller.tenantId, rows);
+  if (model.def.view) formatFigures(model, rows, await tenantPlaces(ctx.services, caller.tenantId));
   return { rows, filtered };
 }
 
@@ -176,6 +186,8 @@ export async function runOp(ctx: Ctx, model: Model, endpoint: EndpointDef): Prom
   switch (endpoint.op) {
     case 'page':
       return { data: await page(ctx, model, endpoint) };
+    case 'sum':
+      return { data: await sum(ctx, model, endpoint) };
     case 'parentList':
       return { data: await page(ctx, model, endpoint, { [requireTree(model).parentField]: model.tree!.rootValue }) };
     case 'select':

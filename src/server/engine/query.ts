@@ -85,7 +85,8 @@ export function conditionSql(eb: EB, c: Condition, dialect: 'sqlite' | 'postgres
   const date = () => {
     const v = normalizeDateTime(text);
     if (!v) throw badRequest(`查询条件 ${c.field.schema.title} 不是有效日期，应为 yyyy-MM-dd HH:mm:ss`);
-    return v;
+    // A date-only column (bill dates, yyyy-MM-dd) compares with the day: '2026-01-05' >= '2026-01-05 00:00:00' would be false.
+    return c.field.maxLength === 10 ? v.slice(0, 10) : v;
   };
   switch (c.op) {
     case '_like':

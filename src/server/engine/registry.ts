@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { DictSeed, MenuSeed, ResourceFile } from '../../shared/resource.ts';
+import type { Chart } from '../../shared/accounts.ts';
 import { resolveResource } from '../../shared/fragments.ts';
 import { readFragments } from '../../shared/fragments-fs.ts';
 import { ledgerModels } from '../posting/ledgers.ts';
@@ -14,6 +15,8 @@ export interface Registry {
   internal: InternalModels;
   menus: MenuSeed[];
   dicts: DictSeed[];
+  /** The chart of accounts and statement layouts (schemas/accounts.json). */
+  chart: Chart;
 }
 
 function walk(dir: string): string[] {
@@ -52,7 +55,8 @@ export function loadRegistry(dir: string): Registry {
   if (fs.existsSync(dictDir)) {
     for (const file of walk(dictDir)) dicts.push(...(JSON.parse(fs.readFileSync(file, 'utf8')) as { dicts: DictSeed[] }).dicts);
   }
-  return { dir, resources, models, internal: internalModels(), menus, dicts };
+  const chart = JSON.parse(fs.readFileSync(path.join(dir, 'accounts.json'), 'utf8')) as Chart;
+  return { dir, resources, models, internal: internalModels(), menus, dicts, chart };
 }
 
 /** Tables the hand-written parts own (sessions, grants, one-time codes); same DDL rules as resources. */

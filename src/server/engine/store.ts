@@ -279,6 +279,21 @@ export class Store {
     return Number(row?.n ?? 0);
   }
 
+  /** Σ of decimal fields over every matching row, exact in SQL on both databases; with the row count. */
+  async sum(model: Model, tenantId: string, opts: { where?: Row; conditions?: Condition[]; fields: string[] }): Promise<{ totals: Row; count: number }> {
+    const fields = opts.fields.map((name) => {
+      const field = model.fields.get(name);
+      if (!field || field.kind !== 'decimal') throw new Error(`${model.name}: ${name} is not a decimal field`);
+      return field;
+    });
+    let q = this.base(model, tenantId).select((eb) => [eb.fn.countAll().as('n'), ...fields.map((f, i) => sql`coalesce(sum(${sql.ref(f.column)}), 0)`.as(`s${i}`))]);
+    q = this.applyWhere(model, q, opts.where, opts.conditions);
+    const row = ((await q.executeTakeFirst()) ?? {}) as Record<string, unknown>;
+    const raw = Object.fromEntries(fields.map((f, i) => [f.column, row[`s${i}`]]));
+    const totals = this.toRow(model, raw);
+    return { totals: Object.fromEntries(fields.map((f) => [f.name, totals[f.name]])), count: Number(row.n ?? 0) };
+  }
+
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   applyWhere<Q extends { where: (...args: any[]) => any }>(model: Model, q: Q, where?: Row, conditions?: Condition[]): Q {
     for (const [name, value] of Object.entries(where ?? {})) {

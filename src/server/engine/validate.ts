@@ -67,7 +67,7 @@ function fieldOf(error: ErrorObject): string {
 
 /**
  * Validates a whole entity (for updates: the stored row merged with the patch) with the schema's
- * own Chinese messages, plus x-requiredIf rules. Throws a 400 naming every bad field.
+ * own Chinese messages, plus x-requiredIf and x-differentFrom rules. Throws a 400 naming every bad field.
  */
 export function validateEntity(schema: EntitySchema, data: Record<string, unknown>): void {
   // Empty text counts as missing, so `required` catches "" as well as absent keys.
@@ -102,6 +102,12 @@ export function validateEntity(schema: EntitySchema, data: Record<string, unknow
       const custom = schema.errorMessage?.required?.[field];
       push(field, custom ?? `请输入${prop.title}`);
     }
+  }
+  // A field that must differ from another (a transfer's two warehouses), compared when both are filled.
+  for (const [field, prop] of Object.entries(schema.properties)) {
+    const rule = prop['x-differentFrom'];
+    if (!rule || isEmptyValue(data[field]) || isEmptyValue(data[rule.field])) continue;
+    if (String(data[field]) === String(data[rule.field])) push(field, rule.message);
   }
   if (errors.length) {
     const fieldErrors = Object.fromEntries(errors.map((e) => [e.field, e.message]));

@@ -1,7 +1,8 @@
 /**
  * Stock balances under lock: the rows of the (warehouse, goods) pairs a bill moves are created if
  * missing and locked in a fixed order (warehouse, goods), so two postings never wait on each other
- * in opposite orders. Two statements whatever the number of pairs.
+ * in opposite orders. One statement when every pair has a balance, three when some are new,
+ * whatever the number of pairs.
  */
 import { sql } from 'kysely';
 import type { Services } from '../services.ts';
@@ -27,17 +28,26 @@ export async function lockBalances(services: Services, actor: Actor, pairs: { de
   );
   const out = new Map<string, Balance>();
   if (!unique.length) return out;
-  const zero = { qty: '0', value: '0', unitCost: '0', seq: 0 };
-  await store.upsertByKey(model, actor, unique.map((p) => ({ depotId: p.depotId, commInfoId: p.commInfoId, ...zero })), ['depotId', 'commInfoId'], { keepExisting: true });
-  let q = store.db
-    .selectFrom(model.table)
-    .selectAll()
-    .where('tenant_id', '=', actor.tenantId)
-    .where(sql<boolean>`(depot_id, comm_info_id) in (${sql.join(unique.map((p) => sql`(${p.depotId}, ${p.commInfoId})`))})`)
-    .orderBy('depot_id')
-    .orderBy('comm_info_id');
-  if (store.dialect === 'postgres') q = q.forUpdate();
-  for (const raw of await q.execute()) {
+  const lockRead = async (wanted: typeof unique) => {
+    let q = store.db
+      .selectFrom(model.table)
+      .selectAll()
+      .where('tenant_id', '=', actor.tenantId)
+      .where(sql<boolean>`(depot_id, comm_info_id) in (${sql.join(wanted.map((p) => sql`(${p.depotId}, ${p.commInfoId})`))})`)
+      .orderBy('depot_id')
+      .orderBy('comm_info_id');
+    if (store.dialect === 'postgres') q = q.forUpdate();
+    return q.execute();
+  };
+  // Most bills move goods that already have a balance: one locking read. Missing pairs are
+  // created (a concurrent creator wins, nothing is overwritten), then the whole set is read again.
+  let rows = await lockRead(unique);
+  if (rows.length < unique.length) {
+    const zero = { qty: '0', value: '0', unitCost: '0', seq: 0 };
+    await store.upsertByKey(model, actor, unique.map((p) => ({ depotId: p.depotId, commInfoId: p.commInfoId, ...zero })), ['depotId', 'commInfoId'], { keepExisting: true });
+    rows = await lockRead(unique);
+  }
+  for (const raw of rows) {
     const row = store.toRow(model, raw as Record<string, unknown>);
     const balance: Balance = {
       depotId: String(row.depotId),

@@ -71,8 +71,11 @@ export function registerConfigHandlers(services: Services) {
 
   services.register('billrule.generate', async (ctx) => generateBillNo(services, mustCaller(ctx).tenantId, requireBillType(ctx), ''));
   // Mall bills number from the same rule with an M after the prefix, so the two never collide.
-  services.register('billrule.mallgenerate', async (ctx) => generateBillNo(services, mustCaller(ctx).tenantId, requireBillType(ctx), 'M'));
+  services.register('billrule.mallgenerate', async (ctx) => generateBillNo(services, mustCaller(ctx).tenantId, requireBillType(ctx), MALL_NUMBER_INFIX));
 }
+
+/** What a mall bill's number has after the rule's prefix (billrule/mallgenerate, document.mallNumber). */
+export const MALL_NUMBER_INFIX = 'M';
 
 function requireBillType(ctx: Parameters<Parameters<Services['register']>[1]>[0]): string {
   const billType = valueParam(ctx, 'billType');

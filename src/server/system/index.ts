@@ -12,6 +12,28 @@ import { registerRelationHandlers } from '../engine/document/http.ts';
 import { registerPurchaseHandlers } from '../purchase/exceed.ts';
 import { registerReplenishHandlers } from '../purchase/replenish.ts';
 import { registerPurchaseProcessHandlers } from '../purchase/process.ts';
+import { registerCustomerAnalysisHandlers } from '../sales/customer-analysis.ts';
+import { registerSalesOrderHandlers } from '../sales/orders.ts';
+import { registerDistributionHandlers } from '../sales/distribution.ts';
+import { registerFreightHandlers } from '../purchase/freight.ts';
+import { registerIntegrationHandlers } from '../purchase/integration.ts';
+import { registerMaterialUseHandlers } from '../inventory/material-use.ts';
+import { registerGainImportHandlers } from '../inventory/gain-import.ts';
+import { registerCombinationHandlers } from '../inventory/combination.ts';
+import { registerStockReviewHandlers } from '../inventory/stock-review.ts';
+import { registerDocumentDefaults } from '../engine/document/defaults.ts';
+import { registerLineEditHandlers } from '../engine/document/line-edit.ts';
+import { registerSettlementHandlers } from '../finance/settlement.ts';
+import { registerPeriodHandlers } from '../finance/periods.ts';
+import { registerStatementHandlers } from '../finance/statements.ts';
+import { registerBillQueueHandlers } from '../desk/bill-queue.ts';
+import { registerPartnerReportHandlers } from '../finance/partner-reports.ts';
+import { registerOwnSupplierHandlers } from '../purchase/own.ts';
+import { registerSupplementImport } from '../finance/supplement-import.ts';
+import { registerOpeningImport } from '../finance/opening-import.ts';
+import { registerFinanceViewHandlers } from '../finance/views.ts';
+import { registerTransportHandlers } from '../finance/transport.ts';
+import { registerRefundHandlers } from '../finance/refunds.ts';
 
 /** The hand-written handlers that schema endpoints name with `"op": "custom"`. */
 export function registerSystemHandlers(services: Services) {
@@ -27,5 +49,27 @@ export function registerSystemHandlers(services: Services) {
   registerPurchaseHandlers(services);
   registerReplenishHandlers(services);
   registerPurchaseProcessHandlers(services);
+  registerCustomerAnalysisHandlers(services);
+  registerSalesOrderHandlers(services);
+  registerDistributionHandlers(services);
+  registerFreightHandlers(services);
+  registerIntegrationHandlers(services);
+  registerSettlementHandlers(services);
+  registerPeriodHandlers(services);
+  registerStatementHandlers(services);
+  registerBillQueueHandlers(services);
+  registerPartnerReportHandlers(services);
+  registerOwnSupplierHandlers(services);
+  registerSupplementImport(services);
+  registerOpeningImport(services);
+  registerFinanceViewHandlers(services);
+  registerTransportHandlers(services);
+  registerRefundHandlers(services);
   registerRelationHandlers(services);
+  registerMaterialUseHandlers(services);
+  registerGainImportHandlers(services);
+  registerCombinationHandlers(services);
+  registerStockReviewHandlers(services);
+  registerDocumentDefaults(services);
+  registerLineEditHandlers(services);
 }

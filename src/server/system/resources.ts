@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import type { Services } from '../services.ts';
 import { mustCaller } from '../http/context.ts';
 import { badRequest } from '../errors.ts';
-import { checkUpload, resolveKey, storeFile } from '../files/storage.ts';
+import { resolveKey } from '../files/storage.ts';
+import { receiveUpload } from '../files/upload.ts';
 import type { Model } from '../engine/model.ts';
 import type { Row } from '../engine/store.ts';
 import { idsParam, valueParam } from './params.ts';
@@ -49,31 +50,10 @@ export function registerResourceHandlers(services: Services) {
     return undefined;
   });
 
-  /** Multipart field `file`; checked by name, extension, content and size; stored on local disk. */
+  /** Multipart field `file`; checked by name, extension, content and size; stored on local disk (files/upload.ts). */
   services.register('oss.putFile', async (ctx) => {
-    const caller = mustCaller(ctx);
-    const req = ctx.req;
-    if (!req.isMultipart()) throw badRequest('请使用multipart/form-data上传，文件字段名为file');
-    const active = (await store.find(services.m('oss'), caller.tenantId, { where: { status: 2 } }))[0];
-    if (active && Number(active.category) !== 1) throw badRequest('当前启用的存储配置暂不支持，请启用本地存储(local)');
-    const part = await req.file();
-    if (!part || part.fieldname !== 'file') throw badRequest('请选择要上传的文件（字段名file）');
-    const content = await part.toBuffer();
-    if (part.file.truncated) throw badRequest(`上传文件大小不能超过${Math.round(services.config.uploadLimit / 1024 / 1024)}M`);
-    const originalName = part.filename;
-    const ext = checkUpload(originalName, content, services.config.uploadLimit);
-    const key = storeFile(services.config.dataDir, caller.tenantId, ext, content);
-    const domain = `${req.protocol}://${req.headers.host ?? `${services.config.host}:${services.config.port}`}/oss`;
-    const link = `${domain}/${key}`;
-    const attach = await store.insert(services.m('attach'), caller, {
-      link,
-      domain,
-      name: key,
-      originalName,
-      extension: ext,
-      attachSize: content.length,
-    });
-    return { link, domain, name: key, originalName, attachId: String(attach.id) };
+    const { link, domain, name, originalName, attachId } = await receiveUpload(services, ctx);
+    return { link, domain, name, originalName, attachId };
   });
 
   services.register('oss.removeFile', async (ctx) => {

@@ -374,3 +374,22 @@ function decimalLine(input: LineInput, places: Places): LineAmounts {
     finalAmt: fixed(totalAmt.minus(couponAmt), ap),
   };
 }
+
+/**
+ * A goods-only line's value (document.lineValue: 其他入库单, 报溢单): the unit cost the clerk typed,
+ * kept at the price places, and amount = quantity × unit cost at the amount places. A blank unit
+ * cost gives no value (the line enters at the moving average) unless one is required. `label`
+ * names the unit cost field in messages (成本单价).
+ */
+export function computeLineValue(qty: unknown, price: unknown, places: Places, opts: { required: boolean; label: string }): { price?: string; amount?: string } {
+  if (isBlank(price)) {
+    if (opts.required) throw new MoneyInputError('price', `请输入${opts.label}`);
+    return {};
+  }
+  const unit = toDec(price);
+  if (!unit) throw new MoneyInputError('price', `${opts.label}不是有效数字`);
+  if (unit.isNegative() && !unit.isZero()) throw new MoneyInputError('price', `${opts.label}不能为负数`);
+  const kept = round(unit, places.price);
+  const quantity = toDec(qty);
+  return { price: fixed(kept, places.price), ...(quantity ? { amount: fixed(kept.times(quantity), places.amount) } : {}) };
+}

@@ -4,7 +4,9 @@
  */
 import { expect } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { settle } from './shell.ts';
+import { gotoFresh, seededLeaves, settle } from './shell.ts';
+import { dialogsAtRest } from './dialogs.ts';
+import { screenshot, type Browser } from './browser.ts';
 
 /** `current` answers the page under test (set in a suite's beforeAll). */
 export function billPage(current: () => Page) {
@@ -16,12 +18,26 @@ export function billPage(current: () => Page) {
     rowCount: (bill: Locator) => bill.locator('.ag-row:not(.ag-row-pinned)').count(),
     status: (bill: Locator) => bill.getByTestId('bill-status'),
 
-    /** Picks the row showing `text` in the picker a head field opens. */
+    /**
+     * Picks the row showing `text` in the picker a head field opens, once the picker has stopped
+     * moving (a double-click on a dialog still zooming in can pick nothing), and waits until it closed.
+     */
     async pickHead(bill: Locator, fieldName: string, text: string) {
       const page = current();
       await bill.locator(`[data-field="${fieldName}"] .ant-select`).click();
       const picker = page.locator('.ant-modal-wrap:visible .ant-modal').filter({ has: page.locator('.ant-table-row', { hasText: text }) }).last();
-      await picker.locator('.ant-table-row', { hasText: text }).first().dblclick();
+      const row = picker.locator('.ant-table-row', { hasText: text }).first();
+      await row.waitFor();
+      await dialogsAtRest(page);
+      await row.dblclick();
+      await expect.poll(() => bill.locator(`[data-field="${fieldName}"]`).innerText()).toContain(text);
+      await expect.poll(() => page.locator('.ant-modal-wrap:visible').count()).toBe(0);
+    },
+
+    /** Chooses an option of a head field's select. */
+    async choose(bill: Locator, fieldName: string, text: string) {
+      await bill.locator(`[data-field="${fieldName}"] .ant-select`).click();
+      await current().locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: text }).click();
       await expect.poll(() => bill.locator(`[data-field="${fieldName}"]`).innerText()).toContain(text);
     },
 
@@ -48,10 +64,79 @@ export function billPage(current: () => Page) {
       const page = current();
       await bill.getByTestId(`doc-action-${action}`).click();
       if (remark !== undefined) {
+        // Let the prompt finish zooming in first: under CI load a click on a button still moving
+        // can land beside it, and the prompt then stays open with the action never sent.
+        const prompt = page.locator('.ant-modal-wrap:visible .ant-modal', { has: page.getByTestId('action-remark') });
+        await prompt.waitFor();
+        await dialogsAtRest(page);
         await page.getByTestId('action-remark').fill(remark);
-        await page.locator('.ant-modal-wrap:visible .ant-modal', { has: page.getByTestId('action-remark') }).getByRole('button', { name: /确\s*定|OK/ }).click();
+        await prompt.getByRole('button', { name: /确\s*定|OK/ }).click();
+        await expect.poll(() => prompt.count(), { message: 'the remark prompt closes once confirmed' }).toBe(0);
       }
       await settle(page);
+    },
+  };
+}
+
+/**
+ * A bill page suite's flows: open a menu page's bill (no placeholder), carry a bill through
+ * 提交 → 审核通过 → 记账 (or other steps), find it on the history list, and end a step with a
+ * screenshot and a clean page (no page error, no console error).
+ */
+export function billFlows(o: { page: () => Page; url: () => string; browser: () => Browser; consoleErrors: string[] }) {
+  const bills = billPage(o.page);
+  const leaf = (code: string) => seededLeaves().find((m) => m.code === code)!;
+  const { act, status } = bills;
+  /** Waits for the bill's status; when it never comes, the failure names what the page showed instead. */
+  async function shows(bill: Locator, shown: string) {
+    try {
+      await expect.poll(() => status(bill).innerText()).toBe(shown);
+    } catch (error) {
+      const onScreen = await o.page().locator('.ant-message-notice, .ant-notification-notice, .ant-modal-wrap:visible .ant-modal').allInnerTexts();
+      throw new Error(`${(error as Error).message}\nstatus ${await status(bill).innerText()}; on screen: ${onScreen.join(' | ') || 'nothing'}`, { cause: error });
+    }
+  }
+  return {
+    shows,
+    ...bills,
+    leaf,
+    /** Opens a bill page from its route and waits until its calls are done (its defaults filled). */
+    async open(code: string, resource: string): Promise<Locator> {
+      await gotoFresh(o.page(), `${o.url()}${leaf(code).path}`);
+      const bill = bills.editor(resource);
+      await bill.waitFor();
+      await settle(o.page());
+      expect(await o.page().getByText('页面尚未构建').count()).toBe(0);
+      return bill;
+    },
+    /** 提交 → 审核通过 → (记账 or the given steps), checking the status after each; answers the bill number. */
+    async carry(bill: Locator, steps: [action: string, status: string][] = [['accounting', '已记账']]) {
+      await act(bill, 'submit');
+      await shows(bill, '待审核');
+      await act(bill, 'pass', '');
+      await shows(bill, '已审核');
+      for (const [action, shown] of steps) {
+        await act(bill, action);
+        await shows(bill, shown);
+      }
+      return bill.getByTestId('bill-no').innerText();
+    },
+    /** The history list of the page shows the bill with its status; answers the list. */
+    async listed(code: string, resource: string, billNo: string, shown = '已记账'): Promise<Locator> {
+      await gotoFresh(o.page(), `${o.url()}${leaf(code).historyPath}`);
+      const list = o.page().getByTestId(`list-${resource}`);
+      const row = list.locator('.ag-row', { hasText: billNo }).first();
+      await row.waitFor();
+      await expect.poll(() => row.innerText()).toContain(shown);
+      await settle(o.page());
+      return list;
+    },
+    async done(shot: string) {
+      await dialogsAtRest(o.page());
+      await screenshot(o.page(), shot);
+      expect(await o.page().getByText('页面尚未构建').count()).toBe(0);
+      expect(o.browser().pageErrors).toEqual([]);
+      expect(o.consoleErrors).toEqual([]);
     },
   };
 }

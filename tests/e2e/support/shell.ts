@@ -119,3 +119,17 @@ export async function settle(page: Page) {
     .poll(() => page.getByTestId('progress-bar').evaluate((el) => getComputedStyle(el).opacity), { timeout: 15_000 })
     .toBe('0');
 }
+
+/**
+ * Opens a route by URL (which reloads the app) after forgetting the tabs of earlier pages, so a
+ * suite that visits many pages never meets the limit of 15 open tabs.
+ */
+export async function gotoFresh(page: Page, url: string) {
+  await page.evaluate(() => {
+    for (const store of [localStorage, sessionStorage]) {
+      store.removeItem('saber-tagList');
+      store.removeItem('saber-tag');
+    }
+  });
+  await page.goto(url);
+}

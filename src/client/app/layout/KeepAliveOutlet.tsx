@@ -30,7 +30,8 @@ export function KeepAliveOutlet() {
   }
 
   return [...cache.current.entries()].map(([key, page]) => (
-    <div key={key} data-page-key={key} style={key === currentKey ? undefined : { display: 'none' }}>
+    // The shown page fills the content area, so a list's grid can take the height left below its search form.
+    <div key={key} data-page-key={key} style={key === currentKey ? { height: '100%' } : { display: 'none' }}>
       <UNSAFE_LocationContext.Provider value={{ location: page.location, navigationType }}>
         {page.element}
       </UNSAFE_LocationContext.Provider>

@@ -5,7 +5,7 @@
  * grid from the focused cell. Goods come from the goods picker or a barcode; the same goods and
  * unit twice asks to merge the quantities.
  */
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { AgGridReact } from 'ag-grid-react';
 import {
   CheckboxEditorModule,
@@ -19,7 +19,9 @@ import {
   type SuppressKeyboardEventParams,
 } from 'ag-grid-community';
 import { App, Button, Flex, Input, Typography } from 'antd';
-import type { ResourceFile } from '../../../shared/resource.ts';
+import type { FieldSchema, ResourceFile } from '../../../shared/resource.ts';
+import { dictItemOf, useDictionary } from '../../renderer/common/useDictionary.ts';
+import { useLabel } from '../../renderer/common/i18n.ts';
 import { http } from '../../api/http.ts';
 import { formatDecimal } from '../../renderer/common/format.ts';
 import { useGridLocale, useGridTheme, ROW_HEIGHT } from '../../renderer/list/agGrid.ts';
@@ -28,7 +30,7 @@ import { resolvePicker } from '../../renderer/pickers/definition.ts';
 import { useResource } from '../../renderer/common/useResource.ts';
 import { useSettings } from '../../store/settings.ts';
 import { useDT, docText } from '../../renderer/document/i18n.ts';
-import { addQuantities, duplicateOf, figureFields, parseClipboard, priceInputField, summaryOf, type GridLine, type LineValues } from './lineModel.ts';
+import { addQuantities, countedLineOf, duplicateOf, figureFields, parseClipboard, priceInputField, summaryOf, type GridLine, type LineValues } from './lineModel.ts';
 import type { LineStore } from './lineStore.ts';
 import './lineGrid.css';
 
@@ -40,6 +42,8 @@ export interface LineColumn {
   kind: 'goods' | 'unit' | 'text' | 'decimal' | 'gift' | 'readonly';
   places?: number;
   width?: number;
+  /** A dictionary field (单据类型): the cell shows the item's name. */
+  dict?: FieldSchema;
 }
 
 interface UnitRow {
@@ -62,11 +66,13 @@ export interface LineGridProps {
   /** sales / purchase: which list price a new line takes. */
   side: 'sales' | 'purchase';
   height?: number;
+  /** Replaces the goods toolbar (a money bill picks bills to settle instead of goods). */
+  toolbar?: ReactNode;
 }
 
 const EDITABLE: LineColumn['kind'][] = ['unit', 'text', 'decimal', 'gift'];
 
-export function LineGrid({ store, columns, readOnly, defaults, partnerId, side, height = 360 }: LineGridProps) {
+export function LineGrid({ store, columns, readOnly, defaults, partnerId, side, height = 360, toolbar }: LineGridProps) {
   const dt = useDT();
   const { modal, message } = App.useApp();
   const theme = useGridTheme();
@@ -80,8 +86,11 @@ export function LineGrid({ store, columns, readOnly, defaults, partnerId, side, 
   const picker = useMemo(() => (goods ? resolvePicker(goods, 'default') : undefined), [goods]);
   const figures = figureFields(store.doc);
   const summable = useMemo(
-    () => columns.filter((c) => c.kind !== 'unit' && c.places !== undefined && ['qty', figures.amount, 'taxAmt', 'totalAmt', 'finalAmt', 'discountAmt', 'couponAmt', 'costAmt'].includes(c.field)),
-    [columns, figures.amount],
+    () =>
+      columns.filter(
+        (c) => c.kind !== 'unit' && c.places !== undefined && ['qty', figures.amount, 'taxAmt', 'totalAmt', 'finalAmt', 'discountAmt', 'couponAmt', 'costAmt', 'billAmt', 'openAmt', store.doc.settle?.lineAmount, store.doc.items?.amount, store.doc.count?.book, store.doc.count?.counted, store.doc.posting?.valueField].includes(c.field),
+      ),
+    [columns, figures.amount, store.doc.settle, store.doc.items, store.doc.count, store.doc.posting],
   );
 
   const refreshSummary = useCallback(() => {
@@ -127,6 +136,12 @@ export function LineGrid({ store, columns, readOnly, defaults, partnerId, side, 
       for (const row of rows) {
         const goodsId = String(row.id);
         const unitId = String(row.unitId ?? units.current.get(goodsId)?.[0]?.unitId ?? '');
+        // A count has one line per goods: the same goods again is pointed out, not merged.
+        const counted = store.doc.count ? countedLineOf(store.all(), goodsId) : undefined;
+        if (counted) {
+          void message.warning(docText('doc.countDuplicate', { line: store.all().indexOf(counted) + 1 }));
+          continue;
+        }
         const existing = duplicateOf(store.all(), goodsId, unitId);
         if (existing) {
           const line = store.all().indexOf(existing) + 1;
@@ -134,7 +149,7 @@ export function LineGrid({ store, columns, readOnly, defaults, partnerId, side, 
           if (merge) store.update(existing.key, { qty: addQuantities(existing.values.qty, '1', store.places.quantity) });
           continue;
         }
-        const price = listPrice(goodsId, unitId);
+        const price = store.doc.amounts ? listPrice(goodsId, unitId) : undefined;
         store.add({
           ...defaults(),
           commInfoId: goodsId,
@@ -143,12 +158,13 @@ export function LineGrid({ store, columns, readOnly, defaults, partnerId, side, 
           standard: row.standard,
           unitId,
           unitName: row.unitName ?? units.current.get(goodsId)?.find((u) => String(u.unitId) === unitId)?.unitName,
-          qty: '1',
+          // A count's line waits for the counted quantity; its difference is computed from it.
+          ...(store.doc.count ? {} : { qty: '1' }),
           ...(price ? { [priceInputField(store.doc)]: price } : {}),
         });
       }
     },
-    [loadUnits, store, modal, defaults, listPrice],
+    [loadUnits, store, modal, message, defaults, listPrice],
   );
 
   const scan = useCallback(async () => {
@@ -189,7 +205,7 @@ export function LineGrid({ store, columns, readOnly, defaults, partnerId, side, 
           const patch: LineValues = { [column.field]: value };
           if (column.kind === 'unit') {
             patch.unitName = units.current.get(String(p.data.values.commInfoId))?.find((u) => String(u.unitId) === String(value))?.unitName;
-            const price = listPrice(String(p.data.values.commInfoId), String(value));
+            const price = store.doc.amounts ? listPrice(String(p.data.values.commInfoId), String(value)) : undefined;
             if (price) patch[priceInputField(store.doc)] = price;
           }
           store.update(p.data.key, patch);
@@ -212,10 +228,17 @@ export function LineGrid({ store, columns, readOnly, defaults, partnerId, side, 
         def.cellRenderer = (p: { value: unknown; node: { rowPinned?: unknown } }) => (p.node.rowPinned ? '' : p.value ? (language === 'en' ? 'Yes' : '是') : '');
         def.width = 70;
       }
+      if (column.dict) {
+        const field = column.dict;
+        def.cellRenderer = (p: { value: unknown; node: { rowPinned?: unknown } }) => (p.node.rowPinned ? '' : <DictCell field={field} value={p.value} />);
+      }
       if (column.kind === 'decimal' || column.kind === 'readonly') {
-        def.type = 'rightAligned';
+        // Figures align right, header and cell alike (a cellClass of our own replaces the type's).
+        const figure = column.kind === 'decimal' || column.places !== undefined;
+        if (figure) def.type = 'rightAligned';
         if (column.places !== undefined) def.valueFormatter = (p) => formatDecimal(p.value, column.places!);
-        def.cellClass = column.kind === 'readonly' ? 'erp-line-readonly' : undefined;
+        const classes = [...(figure ? ['ag-right-aligned-cell'] : []), ...(column.kind === 'readonly' ? ['erp-line-readonly'] : [])];
+        def.cellClass = classes.length ? classes : undefined;
       }
       defs.push(def);
     }
@@ -227,7 +250,7 @@ export function LineGrid({ store, columns, readOnly, defaults, partnerId, side, 
       const key = (event.event as KeyboardEvent | undefined)?.key;
       const ctrl = (event.event as KeyboardEvent | undefined)?.ctrlKey;
       if (readOnly || !event.data || event.node.rowPinned) return;
-      if (key === 'Insert') setPickerOpen(true);
+      if (key === 'Insert' && !toolbar) setPickerOpen(true);
       if (key === 'Delete' && ctrl) store.remove([event.data.key]);
     },
     [readOnly, store],
@@ -261,7 +284,8 @@ export function LineGrid({ store, columns, readOnly, defaults, partnerId, side, 
 
   return (
     <Flex vertical gap={8} className="erp-line-grid" onPaste={onPaste}>
-      {!readOnly && (
+      {!readOnly && toolbar}
+      {!readOnly && !toolbar && (
         <Flex gap={8} align="center" wrap>
           <Button type="primary" ghost onClick={() => setPickerOpen(true)} disabled={!picker}>
             {dt('doc.addGoods')}
@@ -327,6 +351,12 @@ export function LineGrid({ store, columns, readOnly, defaults, partnerId, side, 
       )}
     </Flex>
   );
+}
+
+function DictCell({ field, value }: { field: FieldSchema; value: unknown }) {
+  const label = useLabel();
+  const item = dictItemOf(useDictionary(field), value);
+  return <>{item ? label(item.dictValue, item.valueEn) : String(value ?? '')}</>;
 }
 
 /** Enter while editing moves to the next editable cell (and edits it), as in a spreadsheet. */

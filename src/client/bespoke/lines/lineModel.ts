@@ -4,8 +4,9 @@
  * summary row, merging a duplicate goods and unit, and spreadsheet paste.
  */
 import { figureFields, type DocumentDef } from '../../../shared/document.ts';
-import { computeLine, MoneyInputError, sumFields, type LineAmounts, type Places } from '../../../shared/money/index.ts';
-import { Dec } from '../../../shared/money/index.ts';
+import { computeLine, computeLineValue, MoneyInputError, sumFields, type LineAmounts, type Places } from '../../../shared/money/index.ts';
+import { Dec, toDec } from '../../../shared/money/index.ts';
+import { computeCountLine } from '../../../shared/money/count.ts';
 
 export type LineValues = Record<string, unknown>;
 
@@ -29,12 +30,76 @@ export function priceInputField(doc: DocumentDef): string {
   return doc.amounts?.basis === 'exclusive' ? (doc.amounts.price ?? 'price') : 'taxPrice';
 }
 
+/** A money bill's line: the bill it settles and an amount above zero, within what is open. */
+function settleErrors(doc: DocumentDef, values: LineValues): { values: LineValues; errors: Record<string, string> } {
+  const { target = 'sourceBillId', lineAmount = 'settleAmt' } = doc.settle ?? {};
+  const errors: Record<string, string> = {};
+  if (blank(values[target])) errors[target] = '请选择要核销的单据';
+  const amount = blank(values[lineAmount]) ? undefined : toDec(values[lineAmount]);
+  const open = toDec(values.openAmt);
+  if (!amount) errors[lineAmount] = blank(values[lineAmount]) ? '请输入核销金额' : '核销金额不是有效数字';
+  else if (!amount.gt(0)) errors[lineAmount] = '核销金额必须大于0';
+  else if (open && amount.gt(open)) errors[lineAmount] = `核销金额不能超过未结金额 ${values.openAmt}`;
+  return { values, errors };
+}
+
+/** An item line (document.items, 收支单): an item picked and an amount above zero, as the server checks them. */
+function itemErrors(doc: DocumentDef, values: LineValues): { values: LineValues; errors: Record<string, string> } {
+  const { item, amount } = doc.items!;
+  const errors: Record<string, string> = {};
+  if (blank(values[item])) errors[item] = '请选择项目';
+  const value = blank(values[amount]) ? undefined : toDec(values[amount]);
+  if (!value) errors[amount] = blank(values[amount]) ? '请输入金额' : '金额不是有效数字';
+  else if (!value.gt(0)) errors[amount] = '金额必须大于0';
+  return { values, errors };
+}
+
+/**
+ * A stock-count line (document.count): difference = counted − book and its value at the book unit
+ * cost, as the server computes them. Book quantity and cost are the server's snapshot, answered by
+ * the first save; until then the difference is unknown and shows blank (the counted figure is
+ * still checked). What the clerk typed stays as typed.
+ */
+function countFigures(doc: DocumentDef, values: LineValues, places: Places): { values: LineValues; errors: Record<string, string> } {
+  const { book, counted } = doc.count!;
+  const amount = doc.lineValue?.amount ?? 'costAmt';
+  const errors: Record<string, string> = {};
+  if (blank(values.unitId)) errors.unitId = '请选择单位';
+  const known = !blank(values[book]);
+  try {
+    const figures = computeCountLine(known ? values[book] : '0', values[counted], known ? values[doc.lineValue?.price ?? 'costPrice'] : '0', places);
+    return { values: { ...values, qty: known ? figures.qty : null, [amount]: known ? figures.amount : null }, errors };
+  } catch (error) {
+    if (!(error instanceof MoneyInputError)) throw error;
+    return { values: { ...values, qty: null, [amount]: null }, errors: { ...errors, [counted]: error.message } };
+  }
+}
+
 /** Recomputes one line's figures; an input the calculation cannot use becomes that cell's error. */
 export function recompute(doc: DocumentDef, values: LineValues, places: Places): { values: LineValues; errors: Record<string, string> } {
   const map = figureFields(doc);
   const errors: Record<string, string> = {};
+  if (doc.settle) return settleErrors(doc, values);
+  if (doc.items) return itemErrors(doc, values);
   if (blank(values.commInfoId)) return { values, errors: { commInfoId: '请选择商品' } };
+  if (doc.count) return countFigures(doc, values, places);
   if (blank(values.unitId)) errors.unitId = '请选择单位';
+  // A bill without prices (material requisition) keeps goods and quantities only; one whose goods
+  // come in with a value (document.lineValue) also computes the cost amount from the unit cost.
+  if (!doc.amounts) {
+    const qty = blank(values.qty) ? undefined : toDec(values.qty);
+    if (!qty) errors.qty = blank(values.qty) ? '请输入数量' : '数量不是有效数字';
+    else if (!qty.gt(0)) errors.qty = '数量必须大于0';
+    const value = doc.lineValue;
+    if (!value) return { values, errors };
+    try {
+      const figures = computeLineValue(qty?.toFixed(), values[value.price], places, { required: doc.posting?.cost === 'line', label: '成本单价' });
+      return { values: { ...values, [value.amount]: figures.amount ?? null }, errors };
+    } catch (error) {
+      if (!(error instanceof MoneyInputError)) throw error;
+      return { values: { ...values, [value.amount]: null }, errors: { ...errors, [value.price]: error.message } };
+    }
+  }
   try {
     const computed = computeLine(
       {
@@ -83,6 +148,11 @@ export function summaryOf(lines: GridLine[], fields: { field: string; places: nu
 /** The line already holding this goods and unit (the duplicate dialog merges into it). */
 export function duplicateOf(lines: GridLine[], commInfoId: unknown, unitId: unknown, exceptKey?: string): GridLine | undefined {
   return lines.find((l) => l.key !== exceptKey && String(l.values.commInfoId) === String(commInfoId) && String(l.values.unitId) === String(unitId));
+}
+
+/** The line already counting this goods (a stock count has one line per goods, whatever the unit). */
+export function countedLineOf(lines: GridLine[], commInfoId: unknown): GridLine | undefined {
+  return lines.find((l) => String(l.values.commInfoId) === String(commInfoId));
 }
 
 export function addQuantities(a: unknown, b: unknown, places: number): string {

@@ -23,7 +23,9 @@ import { FormStore } from '../form/store.ts';
 import { DocumentActions } from './DocumentActions.tsx';
 import { BillHistory, BillPostings, BillRelations } from './BillTabs.tsx';
 import { SourceButton } from './SourceButton.tsx';
-import { headFormBlock, loadBill, type Bill } from './documentApi.ts';
+import { SettleBar } from './SettleBar.tsx';
+import { ItemsBar } from './ItemsBar.tsx';
+import { headFormBlock, loadBill, newBillValues, type Bill } from './documentApi.ts';
 import { lineColumnsOf } from './lineColumns.ts';
 import { useDT } from './i18n.ts';
 
@@ -46,11 +48,13 @@ export function DocumentEditor({ resource, billId, onChanged }: DocumentEditorPr
   const lineResourceName = doc.lines ? (resource.entity.properties[doc.lines]?.['x-lines'] as string | undefined) : undefined;
   const lineResource = useResource(lineResourceName).resource;
   const places = useMemo(() => ({ price: decimalPlaces('price'), amount: decimalPlaces('amount'), quantity: decimalPlaces('quantity') }), []);
-  const lines = useMemo(() => new LineStore(doc, places), [doc, places]);
+  // One line store per bill kind: the same schema arriving again as a new object keeps the lines.
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const lines = useMemo(() => new LineStore(doc, places), [resource.resource, places]);
   const [bill, setBill] = useState<Bill | undefined>();
   const [store, setStore] = useState<FormStore>();
   const [failed, setFailed] = useState(false);
-  const [tab, setTab] = useState('lines');
+  const [tab, setTab] = useState(doc.lines ? 'lines' : 'history');
   const [extrasVersion, setExtrasVersion] = useState(0);
   const statusItems = useDictionary(resource.entity.properties[doc.statusField]);
 
@@ -74,21 +78,30 @@ export function DocumentEditor({ resource, billId, onChanged }: DocumentEditorPr
     [doc, resource, lines],
   );
 
+  // The bill is (re)loaded when the bill or the resource changes by name, not when the same
+  // schema arrives again as a new object (a cached copy, then the fetched one): that would rebuild
+  // a new bill's form and drop what the clerk has already picked.
+  const showRef = useRef(show);
+  showRef.current = show;
+  const resourceRef = useRef(resource);
+  resourceRef.current = resource;
+  const resourceName = resource.resource;
+  const dateField = doc.dateField ?? 'billDate';
   useEffect(() => {
     setFailed(false);
     if (!billId) {
-      show(undefined, { [doc.dateField ?? 'billDate']: new Date().toISOString().slice(0, 10) });
+      showRef.current(undefined, newBillValues(resourceRef.current, dateField));
       return;
     }
     let active = true;
-    loadBill(resource, billId).then(
-      (b) => active && show(b),
+    loadBill(resourceRef.current, billId).then(
+      (b) => active && showRef.current(b),
       () => active && setFailed(true),
     );
     return () => {
       active = false;
     };
-  }, [billId, resource, doc.dateField, show]);
+  }, [billId, resourceName, dateField]);
 
   // Changing the warehouse with goods entered asks first (spec §5), and clears the lines.
   const depot = useRef<unknown>(undefined);
@@ -136,14 +149,15 @@ export function DocumentEditor({ resource, billId, onChanged }: DocumentEditorPr
   }, [store, doc.partnerField]);
   useEffect(() => {
     partnerRate.current = {};
-    if (!partnerId) return;
+    // A money bill has no goods lines to give a tax rate to.
+    if (!partnerId || doc.settle) return;
     http
       .get<{ id?: string; taxRate?: string } | null>('/api/blade-base/taxrate/queryDefaultByBarterer', { bartererId: partnerId }, { silent: true })
       .then((rate) => {
         if (rate) partnerRate.current = { taxRate: String(rate.taxRate ?? ''), taxRateId: String(rate.id ?? '') };
       })
       .catch(() => undefined);
-  }, [partnerId]);
+  }, [partnerId, doc.settle]);
   const lineDefaults = useCallback((): LineValues => {
     const head = store?.getValues() ?? {};
     return { ...(doc.depotField && !blank(head[doc.depotField]) ? { depotId: head[doc.depotField] } : {}), ...partnerRate.current, isGift: 1 };
@@ -179,7 +193,7 @@ export function DocumentEditor({ resource, billId, onChanged }: DocumentEditorPr
   );
 
   if (failed) return <Result status="warning" title="单据不存在或已被删除" />;
-  if (!store || !lineResource) {
+  if (!store || (doc.lines && !lineResource)) {
     return (
       <Flex align="center" justify="center" style={{ minHeight: 240 }}>
         <Spin />
@@ -187,8 +201,10 @@ export function DocumentEditor({ resource, billId, onChanged }: DocumentEditorPr
     );
   }
   const status = dictItemOf(statusItems, state);
-  const columns = lineColumnsOf(resource, lineResource, doc, places, language);
+  // A bill without lines (a prepayment) is its head alone.
+  const columns = lineResource ? lineColumnsOf(resource, lineResource, doc, places, language) : [];
   const side = doc.amounts?.price?.startsWith('purchase') ? 'purchase' : 'sales';
+  const linesProp = doc.lines ? resource.entity.properties[doc.lines] : undefined;
   return (
     <Flex vertical gap={12} data-testid={`document-${resource.resource}`} style={{ background: token.colorBgContainer, padding: 12, borderRadius: token.borderRadiusLG }}>
       <Flex justify="space-between" align="center" wrap gap={8}>
@@ -218,7 +234,7 @@ export function DocumentEditor({ resource, billId, onChanged }: DocumentEditorPr
               show(next.isDeleted ? undefined : next);
               onChanged?.(next);
             }}
-            onNew={() => show(undefined, { [doc.dateField ?? 'billDate']: new Date().toISOString().slice(0, 10) })}
+            onNew={() => show(undefined, newBillValues(resource, doc.dateField ?? 'billDate'))}
             depot={() => (doc.depotField ? store.getValues()[doc.depotField] : undefined)}
           />
         </Flex>
@@ -228,16 +244,36 @@ export function DocumentEditor({ resource, billId, onChanged }: DocumentEditorPr
         activeKey={tab}
         onChange={setTab}
         items={[
-          {
-            key: 'lines',
-            label: dt('doc.lines'),
-            children: <LineGrid store={lines} columns={columns} readOnly={!editable} defaults={lineDefaults} partnerId={partnerId} side={side} />,
-          },
+          ...(doc.lines
+            ? [
+                {
+                  key: 'lines',
+                  label: doc.items ? label(String(linesProp?.title ?? ''), linesProp?.['x-titleEn'] as string | undefined) : dt(doc.settle ? 'doc.settleLines' : 'doc.lines'),
+                  children: (
+                    <LineGrid
+                      store={lines}
+                      columns={columns}
+                      readOnly={!editable}
+                      defaults={lineDefaults}
+                      partnerId={partnerId}
+                      side={side}
+                      toolbar={
+                        doc.settle ? (
+                          <SettleBar resource={resource} doc={doc} lines={lines} partnerId={partnerId} />
+                        ) : doc.items && lineResource ? (
+                          <ItemsBar lineResource={lineResource} doc={doc} lines={lines} head={() => store.getValues()} />
+                        ) : undefined
+                      }
+                    />
+                  ),
+                },
+              ]
+            : []),
           ...(bill
             ? [
                 { key: 'history', label: dt('doc.history'), children: <BillHistory resource={resource} id={String(bill.id)} version={extrasVersion} /> },
                 ...(doc.posting ? [{ key: 'postings', label: dt('doc.postings'), children: <BillPostings resource={resource} id={String(bill.id)} version={extrasVersion} /> }] : []),
-                { key: 'relations', label: dt('doc.relations'), children: <BillRelations resource={resource} id={String(bill.id)} billType={doc.billType} version={extrasVersion} /> },
+                { key: 'relations', label: dt('doc.relations'), children: <BillRelations resource={resource} id={String(bill.id)} billType={String(bill.billType || doc.billType)} version={extrasVersion} /> },
               ]
             : []),
         ]}

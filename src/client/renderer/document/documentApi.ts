@@ -27,9 +27,9 @@ export async function runAction(resource: ResourceFile, t: TransitionDef, payloa
   const endpoint = actionEndpoint(resource, t);
   if (!endpoint) throw new Error(`${resource.resource}: no endpoint for ${t.action}`);
   const url = endpointUrl(resource, endpoint.path);
-  const headers = { 'Idempotency-Key': idempotencyKey() };
-  if (endpoint.method === 'POST') return http.post<Bill>(url, payload, { headers });
-  return http.get<Bill>(url, payload as Record<string, QueryValue>, { headers });
+  const options = { headers: { 'Idempotency-Key': idempotencyKey() }, timeout: endpoint.timeout };
+  if (endpoint.method === 'POST') return http.post<Bill>(url, payload, options);
+  return http.get<Bill>(url, payload as Record<string, QueryValue>, options);
 }
 
 export async function loadBill(resource: ResourceFile, id: string): Promise<Bill> {
@@ -60,4 +60,14 @@ export function headFormBlock(resource: ResourceFile, linesField: string | undef
   const block = formBlockOf(resource);
   const keep = (f: unknown) => (typeof f === 'string' ? f : (f as { field: string }).field) !== linesField;
   return { ...block, mode: 'dialog', fields: block.fields?.filter(keep), groups: block.groups?.map((g) => ({ ...g, fields: g.fields.filter(keep) })) };
+}
+
+/** A new bill's head: the entity's defaults (a kind's page presets its kind this way) and today. */
+export function newBillValues(resource: ResourceFile, dateField: string): Bill {
+  const values: Bill = {};
+  for (const [name, prop] of Object.entries(resource.entity.properties)) {
+    if (prop.default !== undefined && !prop['x-readonly'] && !prop['x-virtual']) values[name] = prop.default;
+  }
+  values[dateField] = new Date().toISOString().slice(0, 10);
+  return values;
 }

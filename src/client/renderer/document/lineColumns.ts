@@ -23,8 +23,8 @@ export function lineColumnsOf(resource: ResourceFile, lineResource: ResourceFile
   const figures = figureFields(doc);
   const input = priceInputField(doc);
   const fields = lineFormFields(resource, doc.lines!).map((f) => f.field);
-  // The computed tax-exclusive price and amount always show, beside what the form lists.
-  for (const [after, extra] of [[input, input === figures.price ? 'taxPrice' : figures.price], ['totalAmt', figures.amount]] as const) {
+  // The computed tax-exclusive price and amount always show, beside what the form lists (a bill without prices has none).
+  for (const [after, extra] of doc.amounts ? ([[input, input === figures.price ? 'taxPrice' : figures.price], ['totalAmt', figures.amount]] as const) : []) {
     if (fields.includes(extra)) continue;
     const at = fields.indexOf(after);
     fields.splice(at < 0 ? fields.length : at + 1, 0, extra);
@@ -40,9 +40,11 @@ export function lineColumnsOf(resource: ResourceFile, lineResource: ResourceFile
     if (field === 'commInfoId') kind = 'goods';
     else if (field === 'unitId') kind = 'unit';
     else if (field === 'isGift') kind = 'gift';
-    else if (decimal !== undefined) kind = field === input || INPUT_FIGURES.has(field) ? 'decimal' : 'readonly';
-    if (byName.get(field)?.readonly || prop?.['x-readonly'] || prop?.['x-virtual']) kind = kind === 'goods' || kind === 'unit' ? kind : 'readonly';
+    else if (decimal !== undefined) kind = field === input || INPUT_FIGURES.has(field) || field === doc.settle?.lineAmount || field === doc.items?.amount || field === doc.lineValue?.price || field === doc.count?.counted || field === doc.posting?.valueField ? 'decimal' : 'readonly';
+    if (byName.get(field)?.readonly || (prop?.['x-readonly'] && field !== doc.lineValue?.price) || prop?.['x-virtual']) kind = kind === 'goods' || kind === 'unit' ? kind : 'readonly';
     // taxRate is typed as a percent with two places.
-    return { field, title, kind, places: field === 'taxRate' || field === 'discountRate' ? 2 : places_ };
+    const dict = prop?.['x-dict'] as string | undefined;
+    // A read-only dictionary cell (单据类型) shows the item's name; a gift keeps its checkbox.
+    return { field, title, kind, places: field === 'taxRate' || field === 'discountRate' ? 2 : places_, ...(dict && kind === 'readonly' ? { dict: prop } : {}) };
   });
 }

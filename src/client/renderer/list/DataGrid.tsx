@@ -12,6 +12,7 @@ import type {
   RowSelectionOptions,
 } from 'ag-grid-community';
 import type { ResourceFile } from '../../../shared/resource.ts';
+import { evaluate, type Expr } from '../../../shared/expr.ts';
 import { useSettings } from '../../store/settings.ts';
 import { rt } from '../common/i18n.ts';
 import type { Row } from '../common/params.ts';
@@ -70,11 +71,15 @@ const GRID_CONTAINER_STYLE: CSSProperties = { position: 'absolute', inset: 0, wi
 
 const rowIdOf = (p: GetRowIdParams<Row>) => String(p.data.id ?? p.data.code ?? JSON.stringify(p.data));
 
-/** The chosen row (dictionary parent) is read from the grid context, so the rule object never changes. */
+/** The chosen row (dictionary parent) and the bold rule are read from the grid context, so the rule object never changes. */
 const rowClassRules = {
   'erp-row-current': (p: RowClassParams<Row>) => {
     const current = (p.context as { currentRowId?: string }).currentRowId;
     return Boolean(current) && String(p.data?.id) === current;
+  },
+  'erp-row-strong': (p: RowClassParams<Row>) => {
+    const rule = (p.context as { strongIf?: Expr }).strongIf;
+    return rule !== undefined && Boolean(p.data) && Boolean(evaluate(rule, p.data!));
   },
 };
 
@@ -110,13 +115,14 @@ export function DataGrid(props: DataGridProps) {
   }, [resource, stateKey, resetSignal]);
 
   // Callbacks and numbering travel in a stable context object so columns need not be rebuilt.
-  const context = useMemo<GridContext & RowActionsContext & { currentRowId?: string }>(
+  const context = useMemo<GridContext & RowActionsContext & { currentRowId?: string; strongIf?: Expr }>(
     () => ({ offset: 0, rowButtons: () => [] }),
     [],
   );
   context.offset = offset;
   context.rowButtons = rowButtons ?? (() => []);
   context.currentRowId = currentRowId;
+  context.strongIf = resource.list?.strongIf as Expr | undefined;
 
   const showActions = Boolean(rowButtons && actionLabels?.length);
   const columnDefs = useMemo<ColDef<Row>[]>(() => {

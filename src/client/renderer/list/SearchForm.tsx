@@ -38,7 +38,7 @@ function DictSelect({ field, title, value, onChange, multiple }: InputProps & { 
   );
 }
 
-/** One search input, chosen from the field: dictionary select, picker, date range, range, text. */
+/** One search input, chosen from the field: dictionary select, picker, date, date range, range, text. */
 function SearchInput(props: InputProps) {
   const { def, field, title, value, onChange } = props;
   const t = useRT();
@@ -60,6 +60,16 @@ function SearchInput(props: InputProps) {
       <DatePicker.RangePicker
         style={{ width: '100%' }}
         placeholder={[t('list.rangeStart'), t('list.rangeEnd')]}
+        value={value as never}
+        onChange={(next) => onChange?.(next ?? undefined)}
+      />
+    );
+  }
+  if (def.widget === 'date') {
+    return (
+      <DatePicker
+        style={{ width: '100%' }}
+        placeholder={t('list.placeholderSelect', { title })}
         value={value as never}
         onChange={(next) => onChange?.(next ?? undefined)}
       />

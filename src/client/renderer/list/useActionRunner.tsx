@@ -1,6 +1,6 @@
 import { useCallback, useState, type ReactNode } from 'react';
 import { App } from 'antd';
-import { http, type QueryValue } from '../../api/http.ts';
+import { http, requestData, type QueryValue } from '../../api/http.ts';
 import { notifier } from '../../api/notify.ts';
 import { evaluate, type Expr } from '../../../shared/expr.ts';
 import type { ResourceFile } from '../../../shared/resource.ts';
@@ -11,6 +11,7 @@ import { resolveParams, type Row } from '../common/params.ts';
 import { endpointPermission } from '../common/permissions.ts';
 import { dutyEndpoint, endpointByPath, type ActionDef } from '../common/views.ts';
 import { loadResource } from '../common/useResource.ts';
+import { exportRows } from './transfer.ts';
 
 /** Calls one of the resource's endpoints with query parameters, by its declared method. */
 export function callEndpoint(
@@ -20,7 +21,8 @@ export function callEndpoint(
 ): Promise<unknown> {
   const def = endpointByPath(resource, path);
   const url = endpointUrl(resource, path);
-  return def?.method === 'GET' ? http.get<unknown>(url, params) : http.postParams<unknown>(url, params);
+  const options = { timeout: def?.timeout };
+  return def?.method === 'GET' ? http.get<unknown>(url, params, options) : http.postParams<unknown>(url, params, options);
 }
 
 /** The permission an action needs: its own, else its endpoint's. */
@@ -36,6 +38,18 @@ export function isActionVisible(action: ActionDef, row: Row | undefined): boolea
   } catch {
     return false;
   }
+}
+
+/** The file the user picks in the browser's chooser (accept: e.g. ".xlsx,.pdf"); undefined when cancelled. */
+function chooseFile(accept: string): Promise<File | undefined> {
+  return new Promise((resolve) => {
+    const input = document.createElement('input');
+    input.type = 'file';
+    input.accept = accept;
+    input.addEventListener('change', () => resolve(input.files?.[0] ?? undefined), { once: true });
+    input.addEventListener('cancel', () => resolve(undefined), { once: true });
+    input.click();
+  });
 }
 
 function idOf(row: Row): string {
@@ -96,7 +110,21 @@ export function useActionRunner(
   const execute = useCallback(
     async (action: ActionDef, rows: Row[], target: ResourceFile, typed: Record<string, unknown> = {}) => {
       const base = baseParams(action, rows);
-      if (endpointByPath(target, action.endpoint)?.op === 'submit') {
+      const endpoint = endpointByPath(target, action.endpoint);
+      if (action.download) {
+        // The call answers a file: saved under the action's label (and the row's number), no refresh.
+        const number = rows[0]?.billNo ?? rows[0]?.code;
+        await exportRows(target, endpoint ?? { path: action.endpoint, method: 'GET', op: 'custom' }, { ...base, ...promptValues(typed) }, `${label(action.label, action.labelEn)}${number ? `-${String(number)}` : ''}.xlsx`);
+        return;
+      }
+      if (action.upload) {
+        // The call takes a file: the browser's chooser, then one multipart `file` with the parameters.
+        const file = await chooseFile(action.upload);
+        if (!file) return;
+        const form = new FormData();
+        form.append('file', file);
+        await requestData<unknown>(endpointUrl(target, action.endpoint), { method: 'post', body: form, params: { ...base, ...promptValues(typed) }, timeout: 'export' });
+      } else if (endpoint?.op === 'submit') {
         // A submit takes the record as a JSON body, typed values (lists, numbers) as they are.
         await http.post<unknown>(endpointUrl(target, action.endpoint), { ...base, ...typed });
       } else {
@@ -105,7 +133,7 @@ export function useActionRunner(
       notifier().success(action.success ?? t('list.operateSuccess'));
       onDone();
     },
-    [onDone, t],
+    [onDone, t, label],
   );
 
   const run = useCallback(

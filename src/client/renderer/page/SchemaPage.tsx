@@ -1,4 +1,4 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useMemo } from 'react';
 import { Flex, Result, Spin } from 'antd';
 import PagePlaceholder from '../../app/pages/PagePlaceholder.tsx';
 import type { PageProps } from '../../app/pages.ts';
@@ -6,6 +6,7 @@ import { useRT } from '../common/i18n.ts';
 import { useResource } from '../common/useResource.ts';
 import { pageKindOf } from '../common/views.ts';
 import { pageTargetOf } from './pageTarget.ts';
+import { variantPage } from '../document/variants.ts';
 
 // Each layout (and ag-grid with the list) loads only when a page of that kind opens.
 const ListPage = lazy(() => import('../list/ListPage.tsx'));
@@ -27,6 +28,8 @@ export default function SchemaPage({ menu }: PageProps) {
   const t = useRT();
   const target = pageTargetOf(menu);
   const { resource, error, loading } = useResource(target.resource);
+  // One kind of a bill with variants (费用单 of 收支单): the menu's bill type picks it.
+  const variant = useMemo(() => (resource ? variantPage(resource, target.billType) : undefined), [resource, target.billType]);
   if (!target.resource) return <PagePlaceholder menu={menu} />;
   if (loading) return <Loading />;
   if (error || !resource) return <Result status="error" title={t('page.loadFailed')} subTitle={menu.path} />;
@@ -38,8 +41,8 @@ export default function SchemaPage({ menu }: PageProps) {
       {kind === 'tree' && <TreePage resource={resource} />}
       {kind === 'dictionary' && <DictionaryPage resource={resource} layout={target.layout ?? 'horizontal'} />}
       {kind === 'card' && <CardPage resource={resource} />}
-      {kind === 'list' && <ListPage resource={resource} />}
-      {kind === 'document' && <DocumentPage resource={resource} />}
+      {kind === 'list' && <ListPage resource={variant?.resource ?? resource} fixedParams={variant?.fixedParams} stateKey={variant ? `list-${target.billType}` : undefined} />}
+      {kind === 'document' && <DocumentPage resource={variant?.resource ?? resource} />}
     </Suspense>
   );
 }

@@ -12,6 +12,8 @@ const DICTIONARY_ROUTES: Record<string, { resource: string; layout: DictionaryLa
 export interface PageTarget {
   resource: string | undefined;
   layout?: DictionaryLayout;
+  /** The menu's bill type: picks the kind of a bill with variants (收支单: 费用单 or 其他收入单). */
+  billType?: string;
 }
 
 /** The resource a menu shows: by path, then by code; a history route shows its menu's resource. */
@@ -21,6 +23,7 @@ export function pageTargetOf(menu: PageMenu): PageTarget {
   if (fixed) return fixed;
   const named = target.resource ? target.resource.split('/').pop() : undefined;
   return {
+    billType: target.billType || undefined,
     resource:
       pageByPath[target.path] ?? pageByCode[target.code] ?? (named && named in resourceLoaders ? named : undefined),
   };

@@ -27,6 +27,8 @@ interface Props {
   selected: Row[];
   /** Values already used elsewhere (lines): picking one again gives 已选数据不可重复！ */
   exclude?: string[];
+  /** Sent with every read (a bill's kind narrowing its items: expendType=6002). */
+  params?: Record<string, QueryValue>;
   onCancel(): void;
   onOk(rows: Row[]): void;
 }
@@ -50,7 +52,7 @@ function paramName(field: SearchFieldDef): string {
  * search-engine mode), server paging, 暂无数据 with the selection cleared when nothing matches,
  * 最多选择N个<title>, 已选数据不可重复！, the picker's empty-choice message, double-click to pick one.
  */
-export function TablePickerDialog({ open, resource, picker, multiple, selected, exclude, onCancel, onOk }: Props) {
+export function TablePickerDialog({ open, resource, picker, multiple, selected, exclude, params: fixedParams, onCancel, onOk }: Props) {
   injectFormStyles();
   const t = useFT();
   const { message } = App.useApp();
@@ -63,10 +65,16 @@ export function TablePickerDialog({ open, resource, picker, multiple, selected, 
   const [loading, setLoading] = useState(false);
   const [chosen, setChosen] = useState<Map<string, Row>>(new Map());
   const keywordTimer = useRef<number | undefined>(undefined);
+  const fixedKey = JSON.stringify(fixedParams ?? {});
   const valueOf = useCallback((row: Row) => String(row[picker.valueField] ?? ''), [picker.valueField]);
 
+  // The choice starts from `selected` when the dialog opens, not on every render of the caller:
+  // a caller passing a new array each render (selected={[]}) would otherwise wipe the user's ticks.
+  const wasOpen = useRef(false);
   useEffect(() => {
-    if (!open) return;
+    const opening = open && !wasOpen.current;
+    wasOpen.current = open;
+    if (!opening) return;
     setChosen(new Map(selected.map((row) => [valueOf(row), row])));
     // Keep the same objects when already empty: a new one would fetch the page twice.
     setDraft((d) => (Object.keys(d).length ? {} : d));
@@ -80,7 +88,7 @@ export function TablePickerDialog({ open, resource, picker, multiple, selected, 
     if (!open) return;
     let active = true;
     setLoading(true);
-    const params: Record<string, QueryValue> = {};
+    const params: Record<string, QueryValue> = { ...JSON.parse(fixedKey) };
     for (const [key, value] of Object.entries(query)) if (value.trim()) params[key] = value.trim();
     fetchPage(picker.url, params, current, picker.pageSize)
       .then((page) => {
@@ -95,7 +103,7 @@ export function TablePickerDialog({ open, resource, picker, multiple, selected, 
     return () => {
       active = false;
     };
-  }, [open, picker, query, current]);
+  }, [open, picker, query, current, fixedKey]);
 
   const fields = useMemo(
     () => Object.fromEntries(picker.columns.map((column) => [column.field, fieldOf(resource, column.field)])),

@@ -1,8 +1,9 @@
 /** What every document operation needs: the bill's definition, its line model, places and names of states. */
+import type { ClosedPeriod } from '../../posting/periods.ts';
 import type { Services } from '../../services.ts';
 import type { Model } from '../model.ts';
 import type { Actor, Row } from '../store.ts';
-import { documentOf, transitionOf, type DocumentDef, type TransitionDef } from '../../../shared/document.ts';
+import { documentFor, documentOf, transitionOf, type DocumentDef, type TransitionDef } from '../../../shared/document.ts';
 import { fixed, placesFromConfig, type Places } from '../../../shared/money/index.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { lineFields, loadLines, type LineCollection } from '../lines.ts';
@@ -31,7 +32,7 @@ export function mustTransition(dm: DocumentModel, action: string): TransitionDef
 }
 
 /** System config keys the document engine reads: places, fee allocation, over-receipt. */
-const CONFIG_KEYS = ['UNIT_DECIMAL_PLACES', 'AMT_DECIMAL_PLACES', 'NUMBER_DECIMAL_PLACES', 'COST_ALLOCATION_MODEL', 'OVER_RECEIPT'];
+const CONFIG_KEYS = ['UNIT_DECIMAL_PLACES', 'AMT_DECIMAL_PLACES', 'NUMBER_DECIMAL_PLACES', 'COST_ALLOCATION_MODEL', 'OVER_RECEIPT', 'PREPAYMENT_AUTO_USE'];
 
 /** The tenant's document settings (system config), read through the store's short cache. */
 export async function documentConfig(services: Services, tenantId: string): Promise<Record<string, string>> {
@@ -89,8 +90,9 @@ export async function presentBill(services: Services, actor: Actor, dm: Document
   return head;
 }
 
-export function asBill(dm: DocumentModel, head: Row, places: Places): Bill {
-  return { model: dm.model, lineModel: dm.lineModel, doc: dm.doc, head, lines: dm.doc.lines ? ((head[dm.doc.lines] as Row[]) ?? []) : [], places };
+export function asBill(dm: DocumentModel, head: Row, places: Places, config?: Record<string, string>, periods?: ClosedPeriod[]): Bill {
+  // The bill's own kind and posting (document.variants, posting.partyIf) decide what it writes.
+  return { model: dm.model, lineModel: dm.lineModel, doc: documentFor(dm.doc, head), head, lines: dm.doc.lines ? ((head[dm.doc.lines] as Row[]) ?? []) : [], places, config, periods };
 }
 
 /** A bill read by the generic detail call gets the same figures as the engine's reads. */

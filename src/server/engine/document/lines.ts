@@ -4,7 +4,7 @@
  * field, and the head's totals summed from the lines (never re-rounded).
  */
 import { figureFields, type DocumentDef } from '../../../shared/document.ts';
-import { allocateFee, compareLine, computeLine, Dec, fixed, MoneyInputError, sumFields, type LineAmounts, type Places } from '../../../shared/money/index.ts';
+import { allocateFee, compareLine, computeLine, computeLineValue, Dec, fixed, MoneyInputError, sumFields, toDec, type LineAmounts, type Places } from '../../../shared/money/index.ts';
 import type { Model } from '../model.ts';
 import type { Row } from '../store.ts';
 import { badRequest } from '../../errors.ts';
@@ -18,6 +18,14 @@ export interface LineProblem {
 }
 
 const blank = (v: unknown) => v === undefined || v === null || v === '';
+
+/** One refusal naming every bad line and field (the grid marks each cell). */
+function lineRefusal(doc: DocumentDef, problems: LineProblem[]) {
+  return badRequest(problems.map((p) => p.message).join('；'), {
+    fieldErrors: Object.fromEntries(problems.map((p) => [`${doc.lines ?? 'lines'}.${p.index}.${p.field}`, p.message])),
+    lineErrors: problems,
+  });
+}
 
 export interface SourceLine {
   qty: string;
@@ -35,6 +43,9 @@ export function computeBillLines(
   places: Places,
   sources: Map<string, SourceLine> = new Map(),
 ): Row[] {
+  if (doc.settle) return settleLines(doc, lineModel, raw, places);
+  if (doc.items) return itemLines(doc, lineModel, raw, places);
+  if (!doc.amounts) return quantityLines(doc, lineModel, raw, places);
   const map: Record<keyof LineAmounts, string> = figureFields(doc);
   const sign = doc.amounts?.sign ?? 1;
   const problems: LineProblem[] = [];
@@ -85,13 +96,121 @@ export function computeBillLines(
     if (!blank(line.version)) trusted.version = line.version;
     return trusted;
   });
-  if (problems.length) {
-    const collection = doc.lines ?? 'lines';
-    throw badRequest(problems.map((p) => p.message).join('；'), {
-      fieldErrors: Object.fromEntries(problems.map((p) => [`${collection}.${p.index}.${p.field}`, p.message])),
-      lineErrors: problems,
-    });
-  }
+  if (problems.length) throw lineRefusal(doc, problems);
+  return lines;
+}
+
+/**
+ * The lines of a bill without `amounts` (a material requisition): goods and quantities only, no
+ * prices. Each quantity must be a number above zero and is kept at the quantity places; fields the
+ * line resource does not have (prices copied from a source line) are dropped. A bill with
+ * `lineValue` (goods coming in with a value) also keeps the typed unit cost at the price places and
+ * computes the cost amount (quantity × unit cost); the unit cost is required when the posting
+ * takes the line's value (cost `line`), optional when a blank one means the moving average.
+ */
+function quantityLines(doc: DocumentDef, lineModel: Model, raw: Row[], places: Places): Row[] {
+  const problems: LineProblem[] = [];
+  const known = lineModel.resource?.entity.properties ?? {};
+  const value = doc.lineValue;
+  const titleOf = (field: string) => known[field]?.title ?? field;
+  const lines = raw.map((line, index) => {
+    const id = blank(line.id) ? undefined : String(line.id);
+    const fail = (message: string, field = 'qty') => problems.push({ index, id, field, message: `第${index + 1}行：${message}` });
+    const trusted: Row = {};
+    for (const [key, value] of Object.entries(stripReadonly(lineModel, line))) if (key in known || key === 'version') trusted[key] = value;
+    let qty: string | undefined;
+    try {
+      qty = blank(line.qty) ? undefined : fixed(String(line.qty).trim(), places.quantity);
+    } catch {
+      fail('数量不是有效数字');
+      return trusted;
+    }
+    if (qty === undefined) fail('请输入数量');
+    else if (!new Dec(qty).gt(0)) fail('数量必须大于0');
+    else trusted.qty = qty;
+    if (value) {
+      // The value fields are the engine's to fill whatever the line resource marks readonly.
+      try {
+        const figures = computeLineValue(qty, line[value.price], places, { required: doc.posting?.cost === 'line', label: titleOf(value.price) });
+        const submitted = line[value.amount];
+        if (figures.amount !== undefined && !blank(submitted) && !toDec(submitted)?.eq(figures.amount)) {
+          fail(`${titleOf(value.amount)}应为 ${figures.amount}，提交的是 ${String(submitted)}（请刷新金额后重试）`, value.amount);
+        }
+        trusted[value.price] = figures.price ?? null;
+        trusted[value.amount] = figures.amount ?? null;
+      } catch (error) {
+        if (!(error instanceof MoneyInputError)) throw error;
+        fail(error.message, value.price);
+      }
+    }
+    return trusted;
+  });
+  if (problems.length) throw lineRefusal(doc, problems);
+  return lines;
+}
+
+/**
+ * The lines of a money bill (document.settle): each names a bill to settle once, with an amount
+ * above zero at the amount places. Whether the bill is the partner's and still open is checked
+ * against its open item on save and again, under lock, on posting.
+ */
+function settleLines(doc: DocumentDef, lineModel: Model, raw: Row[], places: Places): Row[] {
+  const { target, lineAmount } = doc.settle!;
+  const problems: LineProblem[] = [];
+  const known = lineModel.resource?.entity.properties ?? {};
+  const seen = new Map<string, number>();
+  const lines = raw.map((line, index) => {
+    const id = blank(line.id) ? undefined : String(line.id);
+    const fail = (field: string, message: string) => problems.push({ index, id, field, message: `第${index + 1}行：${message}` });
+    const trusted: Row = {};
+    for (const [key, value] of Object.entries(stripReadonly(lineModel, line))) if (key in known || key === 'version') trusted[key] = value;
+    if (!target || !lineAmount) return trusted;
+    const bill = blank(line[target]) ? '' : String(line[target]);
+    if (!bill) fail(target, '请选择要核销的单据');
+    else if (seen.has(bill)) fail(target, `与第${seen.get(bill)! + 1}行是同一张单据`);
+    else seen.set(bill, index);
+    try {
+      const amount = blank(line[lineAmount]) ? undefined : fixed(String(line[lineAmount]).trim(), places.amount);
+      if (amount === undefined) fail(lineAmount, '请输入核销金额');
+      else if (!new Dec(amount).gt(0)) fail(lineAmount, '核销金额必须大于0');
+      else trusted[lineAmount] = amount;
+    } catch {
+      fail(lineAmount, '核销金额不是有效数字');
+    }
+    return trusted;
+  });
+  if (problems.length) throw lineRefusal(doc, problems);
+  return lines;
+}
+
+/**
+ * The lines of an item bill (document.items, 收支单): each names an item and an amount above zero
+ * at the amount places; fields the line resource does not have are dropped. The line resource's
+ * own rules (required, lengths) were checked before.
+ */
+function itemLines(doc: DocumentDef, lineModel: Model, raw: Row[], places: Places): Row[] {
+  const { item, amount } = doc.items!;
+  const problems: LineProblem[] = [];
+  const known = lineModel.resource?.entity.properties ?? {};
+  const titleOf = (field: string) => known[field]?.title ?? field;
+  const lines = raw.map((line, index) => {
+    const id = blank(line.id) ? undefined : String(line.id);
+    const fail = (field: string, message: string) => problems.push({ index, id, field, message: `第${index + 1}行：${message}` });
+    const trusted: Row = {};
+    for (const [key, value] of Object.entries(stripReadonly(lineModel, line))) if (key in known || key === 'version') trusted[key] = value;
+    // A picked item (x-ref) is chosen, a text key (a waybill number) is typed.
+    if (blank(line[item]) || !String(line[item]).trim()) fail(item, `请${known[item]?.['x-ref'] ? '选择' : '填写'}${titleOf(item)}`);
+    try {
+      const value = blank(line[amount]) ? undefined : fixed(String(line[amount]).trim(), places.amount);
+      if (value === undefined) fail(amount, `请输入${titleOf(amount)}`);
+      else if (!new Dec(value).gt(0)) fail(amount, `${titleOf(amount)}必须大于0`);
+      else trusted[amount] = value;
+    } catch {
+      fail(amount, `${titleOf(amount)}不是有效数字`);
+    }
+    return trusted;
+  });
+  if (problems.length) throw lineRefusal(doc, problems);
   return lines;
 }
 

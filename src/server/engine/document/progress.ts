@@ -11,7 +11,7 @@ import type { Actor, Row } from '../store.ts';
 import { Dec, fixed, type Decimal, type Places } from '../../../shared/money/index.ts';
 import { formatDateTime } from '../../../shared/dates.ts';
 import type { DocumentModel } from './context.ts';
-import { sourceModel } from './sources.ts';
+import { sourceModel, takingKinds } from './sources.ts';
 
 const blank = (v: unknown) => v === undefined || v === null || v === '';
 
@@ -49,7 +49,11 @@ export async function updateSourceProgress(services: Services, actor: Actor, dm:
   const { store } = services;
   const source = sourceModel(services, dm);
   const sourceLines = source.lineModel!;
-  const done = await postedBySource(services, actor, dm, ids);
+  // Kinds sharing the source lines (sales and mall invoices) write one figure: Σ of all their posted lines.
+  const done = new Map<string, Decimal>();
+  for (const kind of takingKinds(services, dm)) {
+    for (const [id, qty] of await postedBySource(services, actor, kind, ids)) done.set(id, (done.get(id) ?? new Dec(0)).plus(qty));
+  }
   await store.updateMany(sourceLines, actor, ids.map((id) => ({ id, [progress.lineField]: fixed(done.get(id) ?? new Dec(0), places.quantity) })));
 
   // Every line of the heads concerned: how many are open, how many started.

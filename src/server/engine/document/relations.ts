@@ -34,7 +34,8 @@ function byBillType(services: Services): Map<string, Model> {
   const out = new Map<string, Model>();
   for (const model of services.registry.models.values()) {
     const doc = documentOf(model.resource);
-    if (doc) out.set(doc.billType, model);
+    // A bill of several kinds (收支单) is found by each kind's type.
+    for (const type of doc ? [doc.billType, ...(doc.variants?.values.map((v) => v.billType) ?? [])] : []) out.set(type, model);
   }
   return out;
 }

@@ -29,8 +29,25 @@ export function sourceModel(services: Services, dm: DocumentModel): DocumentMode
   return documentModel(services, services.m(dm.doc.source.resource));
 }
 
-/** Σ quantity of live target lines per source line (one grouped query), leaving out bill `exclude`. */
+/** This bill kind and the kinds that take from the same source lines under one limit (source.sharedWith). */
+export function takingKinds(services: Services, dm: DocumentModel): DocumentModel[] {
+  return [dm, ...(dm.doc.source?.sharedWith ?? []).map((name) => documentModel(services, services.m(name)))];
+}
+
+/**
+ * Σ quantity of live target lines per source line, leaving out bill `exclude`: this kind's and
+ * those of the kinds it shares its source lines with (one grouped query each).
+ */
 export async function takenBySource(services: Services, actor: Actor, dm: DocumentModel, sourceLineIds: string[], exclude?: string): Promise<Map<string, Decimal>> {
+  const out = new Map<string, Decimal>();
+  for (const kind of takingKinds(services, dm)) {
+    for (const [id, qty] of await takenByKind(services, actor, kind, sourceLineIds, kind === dm ? exclude : undefined)) out.set(id, (out.get(id) ?? new Dec(0)).plus(qty));
+  }
+  return out;
+}
+
+/** Σ quantity of live lines of one bill kind per source line (one grouped query), leaving out bill `exclude`. */
+async function takenByKind(services: Services, actor: Actor, dm: DocumentModel, sourceLineIds: string[], exclude?: string): Promise<Map<string, Decimal>> {
   const out = new Map<string, Decimal>();
   if (!sourceLineIds.length || !dm.lineModel || !dm.lines) return out;
   const { store } = services;
@@ -69,6 +86,24 @@ async function returnedFrom(services: Services, actor: Actor, dm: DocumentModel,
   return out;
 }
 
+/**
+ * Of `rows` (source lines), the ids of those taken from a line of a bill of the source.origin kind
+ * whose head field holds the value (sales-out lines shipped from mall orders): two reads.
+ */
+async function fromOrigin(services: Services, actor: Actor, dm: DocumentModel, rows: Row[]): Promise<Set<string>> {
+  const origin = dm.doc.source!.origin!;
+  const originDm = documentModel(services, services.m(origin.resource));
+  const refs = [...new Set(rows.map((r) => r.sourceBodyId).filter((v) => !blank(v)).map(String))];
+  if (!refs.length || !originDm.lineModel || !originDm.lines) return new Set();
+  const parent = originDm.lines.parentField;
+  const originLines = await services.store.find(originDm.lineModel, actor.tenantId, { where: { id: refs } });
+  const headIds = [...new Set(originLines.map((l) => String(l[parent])))];
+  const heads = headIds.length ? await services.store.find(originDm.model, actor.tenantId, { where: { id: headIds, [origin.field]: origin.value } }) : [];
+  const okHeads = new Set(heads.map((h) => String(h.id)));
+  const okLines = new Set(originLines.filter((l) => okHeads.has(String(l[parent]))).map((l) => String(l.id)));
+  return new Set(rows.filter((r) => okLines.has(String(r.sourceBodyId))).map((r) => String(r.id)));
+}
+
 /** The source lines a bill's lines name, with their heads' states. */
 async function sourceLines(services: Services, actor: Actor, source: DocumentModel, ids: string[]): Promise<Map<string, Row>> {
   if (!ids.length || !source.lineModel) return new Map();
@@ -89,8 +124,14 @@ export async function checkAgainstSources(services: Services, actor: Actor, dm: 
   if (!ids.length || !dm.doc.source) return new Map();
   const source = sourceModel(services, dm);
   const found = await sourceLines(services, actor, source, ids);
+  if (dm.doc.source.origin) {
+    const allowed = await fromOrigin(services, actor, dm, [...found.values()]);
+    const index = lines.findIndex((l) => !blank(l.sourceBodyId) && found.has(String(l.sourceBodyId)) && !allowed.has(String(l.sourceBodyId)));
+    if (index >= 0) throw badRequest(`第${index + 1}行：${dm.doc.source.origin.message}`);
+  }
   const taken = await takenBySource(services, actor, dm, ids, billId);
   const returnedQty = await returnedFrom(services, actor, dm, ids);
+  if (dm.doc.source.limit === 'whole') return wholeSourceLines(services, actor, source, dm.doc.source.states ?? [], found, lines);
   const running = new Map(taken);
   const returns = dm.doc.source.limit === 'returnable';
   const { unlimited, allowances } = returns ? { unlimited: false, allowances: new Map<string, Decimal>() } : await overAllowance(services, actor, dm, ids);
@@ -120,6 +161,30 @@ export async function checkAgainstSources(services: Services, actor: Actor, dm: 
 }
 
 /**
+ * Lines that each refer to a whole source line of a bill in one of `states` (a fee allocation over
+ * posted inbound lines): the goods and quantity are the source line's; no limit on how many bills
+ * refer to the same line, since a second fee (insurance after freight) adds to the first.
+ */
+async function wholeSourceLines(services: Services, actor: Actor, source: DocumentModel, states: string[], found: Map<string, Row>, lines: Row[]): Promise<Map<string, SourceLine>> {
+  const headIds = [...new Set([...found.values()].map((r) => String(r.headId)))];
+  const heads = new Map((headIds.length ? await services.store.find(source.model, actor.tenantId, { where: { id: headIds } }) : []).map((h) => [String(h.id), h]));
+  lines.forEach((line, i) => {
+    const src = blank(line.sourceBodyId) ? undefined : found.get(String(line.sourceBodyId));
+    if (!src) throw badRequest(`第${i + 1}行：源单行不存在或已被删除`);
+    const head = heads.get(String(src.headId));
+    const state = String(head?.[source.doc.statusField] ?? '');
+    if (!head || !states.includes(state)) {
+      throw badRequest(`第${i + 1}行：${source.model.title}${head?.[source.doc.numberField] ?? ''}当前状态为「${stateName(services, source, state)}」，只能选择「${states.map((s) => stateName(services, source, s)).join('、')}」的单据`);
+    }
+    if (String(src.commInfoId) !== String(line.commInfoId)) throw badRequest(`第${i + 1}行：商品与源单行不一致`);
+    if (!new Dec(String(line.qty ?? '0')).eq(String(src.qty ?? '0'))) throw badRequest(`第${i + 1}行：数量应等于${source.model.title}的数量 ${new Dec(String(src.qty ?? '0')).toFixed()}`);
+    // The value lands where the goods went in: the source line's warehouse, never one typed here.
+    line.depotId = blank(src.depotId) && source.doc.depotField ? head[source.doc.depotField] : src.depotId;
+  });
+  return new Map([...found].map(([id, r]) => [id, { qty: String(r.qty), totalAmt: String(r.totalAmt ?? '0') }]));
+}
+
+/**
  * How far lines may exceed their source lines: without limit when the over-receipt config says
  * so (2 是), else by the quantities registered per source line (purchase order exceed records).
  */
@@ -140,15 +205,20 @@ const COPIED_LINE_FIELDS = ['commInfoId', 'unitId', 'taxPrice', 'taxRate', 'taxR
 
 /** Lines of `dm` for the open quantities of the source bills' lines (none when all are taken). */
 export async function openLinesFrom(services: Services, actor: Actor, dm: DocumentModel, source: DocumentModel, heads: Row[], places: Places): Promise<Row[]> {
-  const lineIds = heads.flatMap((h) => ((h[source.doc.lines!] as Row[]) ?? []).map((l) => String(l.id)));
-  const taken = await takenBySource(services, actor, dm, lineIds);
-  const returnedQty = await returnedFrom(services, actor, dm, lineIds);
+  // Only lines of the declared origin (shipped from mall orders) may be taken at all.
+  const allowed = dm.doc.source?.origin ? await fromOrigin(services, actor, dm, heads.flatMap((h) => (h[source.doc.lines!] as Row[]) ?? [])) : undefined;
+  const linesOf = (h: Row) => ((h[source.doc.lines!] as Row[]) ?? []).filter((l) => !allowed || allowed.has(String(l.id)));
+  const lineIds = heads.flatMap((h) => linesOf(h).map((l) => String(l.id)));
+  // A bill of whole source lines (a fee allocation) takes every line as it is, however often.
+  const whole = dm.doc.source?.limit === 'whole';
+  const taken = whole ? new Map<string, Decimal>() : await takenBySource(services, actor, dm, lineIds);
+  const returnedQty = whole ? new Map<string, Decimal>() : await returnedFrom(services, actor, dm, lineIds);
   const returns = dm.doc.source?.limit === 'returnable';
   const priceField = dm.doc.amounts?.price;
   const raw: Row[] = [];
   const sources = new Map<string, SourceLine>();
   for (const h of heads) {
-    for (const l of (h[source.doc.lines!] as Row[]) ?? []) {
+    for (const l of linesOf(h)) {
       const total = new Dec(String(l.qty ?? '0'));
       const open = total.abs().minus(taken.get(String(l.id))?.abs() ?? 0).minus(returnedQty.get(String(l.id)) ?? 0);
       if (!open.gt(0)) continue;
@@ -161,7 +231,9 @@ export async function openLinesFrom(services: Services, actor: Actor, dm: Docume
       for (const f of COPIED_LINE_FIELDS) if (!blank(l[f])) line[f] = l[f];
       if (priceField && !blank(l[priceField])) line[priceField] = l[priceField];
       if (blank(line.depotId) && dm.doc.depotField && !blank(h[dm.doc.depotField])) line.depotId = h[dm.doc.depotField];
-      line.qty = (returns ? open.neg() : open).toFixed(places.quantity);
+      if (blank(line.depotId) && whole && source.doc.depotField && !blank(h[source.doc.depotField])) line.depotId = h[source.doc.depotField];
+      // A priced return carries negative quantities; a goods-only one (no amounts) positive ones, its posting direction says which way they move.
+      line.qty = (returns && dm.doc.amounts ? open.neg() : open).toFixed(places.quantity);
       sources.set(String(l.id), { qty: String(l.qty), totalAmt: String(l.totalAmt ?? '0') });
       raw.push(line);
     }

@@ -7,25 +7,29 @@
 import type { Services } from '../../services.ts';
 import type { Actor, Row } from '../store.ts';
 import type { TransitionDef } from '../../../shared/document.ts';
-import { NEW_BILL } from '../../../shared/document.ts';
+import { documentFor, NEW_BILL, variantOf } from '../../../shared/document.ts';
 import { badRequest, conflict, notFound, type ApiError } from '../../errors.ts';
 import { formatDateTime } from '../../../shared/dates.ts';
 import { validateEntity } from '../validate.ts';
-import { requireVersion, stripReadonly } from '../records.ts';
+import { applyDefaults, requireVersion, stripReadonly } from '../records.ts';
 import { lineFields, saveLines, validateLines } from '../lines.ts';
-import { generateBillNo } from '../../system/config.ts';
+import { generateBillNo, MALL_NUMBER_INFIX } from '../../system/config.ts';
 import { postBill, reverseBill } from '../../posting/index.ts';
+import { closedPeriods, type ClosedPeriod } from '../../posting/periods.ts';
 import { allocateBillFees, billTotals, computeBillLines } from './lines.ts';
 import { checkAgainstSources } from './sources.ts';
+import { checkSettle } from './settle.ts';
+import { checkItems } from './items.ts';
+import { countedDifferences, countLines } from './count.ts';
 import { writeRelations } from './relations.ts';
 import { updateSourceProgress } from './progress.ts';
 import { asBill, documentConfig, loadBill, mustTransition, presentBill, stateName, tenantPlaces, type DocumentModel } from './context.ts';
-import { Dec, fixed, type Decimal, type Places } from '../../../shared/money/index.ts';
+import { Dec, fixed, placesFromConfig, type Decimal, type Places } from '../../../shared/money/index.ts';
 
 const blank = (v: unknown) => v === undefined || v === null || v === '';
 
 /** A user's display name; read through the store's short cache (called before a transaction opens). */
-async function userName(services: Services, actor: Actor, userId: unknown): Promise<string> {
+export async function userName(services: Services, actor: Actor, userId: unknown): Promise<string> {
   if (blank(userId)) return '';
   const users = services.m('user');
   return services.store.cached(users.table, `name|${actor.tenantId}|${userId}`, 10_000, async () => {
@@ -53,9 +57,10 @@ async function refusal(services: Services, actor: Actor, dm: DocumentModel, t: T
   return badRequest(`单据当前状态为「${stateName(services, dm, state)}」，不能${title}；只有「${allowed.join('、')}」的单据可以${title}`, { status: state });
 }
 
-async function recordAction(services: Services, actor: Actor, dm: DocumentModel, t: TransitionDef, billId: string, from: string, who: string, remark?: string) {
+async function recordAction(services: Services, actor: Actor, dm: DocumentModel, t: TransitionDef, bill: Row, from: string, who: string, remark?: string) {
+  const billNo = blank(bill[dm.doc.numberField]) ? null : String(bill[dm.doc.numberField]);
   await services.store.insertMany(services.internal.billAction, actor, [
-    { resource: dm.model.name, billId, action: t.action, actionName: t.title ?? t.action, fromStatus: from, toStatus: t.to, remark: remark ?? null, userName: who },
+    { resource: dm.model.name, billId: String(bill.id), billType: documentFor(dm.doc, bill).billType, billNo, action: t.action, actionName: t.title ?? t.action, fromStatus: from, toStatus: t.to, remark: remark ?? null, userName: who },
   ]);
 }
 
@@ -83,21 +88,26 @@ export async function saveBill(services: Services, actor: Actor, dm: DocumentMod
   const places = await tenantPlaces(services, actor.tenantId);
   const id = blank(input.id) ? undefined : String(input.id);
   const from = saveStates(dm, t);
-  const rawLines = doc.lines ? input[doc.lines] : undefined;
+  // A money bill may settle nothing (all of it stays unapplied credit); any other bill needs lines.
+  const rawLines = doc.lines ? (doc.settle && input[doc.lines] === undefined ? [] : input[doc.lines]) : undefined;
   if (doc.lines) {
-    if (!Array.isArray(rawLines) || !rawLines.length) throw badRequest('请添加商品明细');
-    validateLines(services, model, { [doc.lines]: rawLines });
+    if (!Array.isArray(rawLines) || (!rawLines.length && !doc.settle)) throw badRequest(doc.items ? `请添加${dm.lineModel?.resource?.entity.properties[doc.items.item]?.title ?? ''}明细` : '请添加商品明细');
+    // A count's quantity is the server's (counted − its book snapshot): the clerk sends none.
+    validateLines(services, model, { [doc.lines]: doc.count ? (rawLines as Row[]).map((l) => ({ ...l, qty: '0' })) : rawLines });
   }
   const sources = doc.lines ? await checkAgainstSources(services, actor, dm, rawLines as Row[], id) : new Map();
-  const lines = doc.lines ? computeBillLines(doc, dm.lineModel!, rawLines as Row[], places, sources) : [];
+  const lines = !doc.lines ? [] : doc.count ? await countLines(services, actor, dm, input, rawLines as Row[], id, places) : computeBillLines(doc, dm.lineModel!, rawLines as Row[], places, sources);
   const head: Row = stripReadonly(model, input);
   if (doc.lines) delete head[doc.lines];
-  const fee = allocateBillFees(doc, model, input, lines, await documentConfig(services, actor.tenantId), places);
+  const config = await documentConfig(services, actor.tenantId);
+  const periods = t.effect ? await closedPeriods(services, actor.tenantId) : undefined;
+  const fee = allocateBillFees(doc, model, input, lines, config, places);
   if (doc.fees && fee !== undefined) head[doc.fees.head] = fee;
   Object.assign(head, billTotals(doc, lines, places));
+  if (doc.settle) await checkSettle(services, actor, dm, head, lines, places);
   if (doc.cash) Object.assign(head, counterChange(doc, input, String(head.finalAmt ?? '0'), places));
   head[doc.statusField] = t.to;
-  head.billType = doc.billType;
+  head.billType = documentFor(doc, head).billType;
   if (doc.dateField && blank(head[doc.dateField])) head[doc.dateField] = formatDateTime().slice(0, 10);
   const { store } = services;
   const who = await userName(services, actor, actor.userId);
@@ -107,8 +117,11 @@ export async function saveBill(services: Services, actor: Actor, dm: DocumentMod
     if (!id) {
       if (!from.includes(NEW_BILL)) throw badRequest(`新单据不能直接${t.title ?? action}`);
       delete head.id;
-      head[doc.numberField] = await generateBillNo(services, actor.tenantId, doc.billType, '');
+      // A new bill takes the schema's defaults as a new record does (收支单 挂账: 否).
+      applyDefaults(model, head);
+      head[doc.numberField] = await generateBillNo(services, actor.tenantId, String(head.billType), doc.mallNumber ? MALL_NUMBER_INFIX : '');
       if (model.resource) validateEntity(model.resource.entity, head);
+      if (doc.items?.match) await checkItems(services, actor, dm, head, lines);
       billId = String((await store.insert(model, actor, head, { includeReadonly: true })).id);
       before = NEW_BILL;
     } else {
@@ -116,7 +129,9 @@ export async function saveBill(services: Services, actor: Actor, dm: DocumentMod
       const existing = await store.get(model, actor.tenantId, id);
       if (!existing) throw notFound('单据不存在或已被删除');
       delete head[doc.numberField];
+      if (doc.variants) Object.assign(head, sameKind(dm, existing, head));
       if (model.resource) validateEntity(model.resource.entity, { ...existing, ...head });
+      if (doc.items?.match) await checkItems(services, actor, dm, { ...existing, ...head }, lines);
       const changed = await store.guardedUpdate(model, actor, id, head, { version, where: { [doc.statusField]: from.filter((s) => s !== NEW_BILL) } });
       if (!changed) throw await refusal(services, actor, dm, { ...t, from }, id, version);
       billId = id;
@@ -126,12 +141,22 @@ export async function saveBill(services: Services, actor: Actor, dm: DocumentMod
     const stored = (await store.get(model, actor.tenantId, billId))!;
     const number = String(stored[doc.numberField] ?? '');
     await writeRelations(services, actor, dm, billId, number, head, lines);
-    await recordAction(services, actor, dm, t, billId, before, who, blank(input.remark) ? undefined : String(input.remark));
+    await recordAction(services, actor, dm, t, stored, before, who, blank(input.remark) ? undefined : String(input.remark));
     // A counter sale is saved and posted in one step (its transition saves and posts).
-    if (t.effect === 'post') await postSaved(services, actor, dm, { ...stored, [doc.lines ?? 'lines']: saved }, places, formatDateTime());
+    if (t.effect === 'post') await postSaved(services, actor, dm, { ...stored, [doc.lines ?? 'lines']: saved }, places, formatDateTime(), config, t.stage, periods);
     return billId;
   });
   return loadBill(services, actor, dm, saved, places);
+}
+
+/** A saved bill keeps its kind (document.variants): the field may be left out, not changed. */
+function sameKind(dm: DocumentModel, existing: Row, head: Row): Row {
+  const field = dm.doc.variants!.field;
+  if (blank(head[field]) || String(head[field]) === String(existing[field])) {
+    return { [field]: existing[field], billType: documentFor(dm.doc, existing).billType };
+  }
+  const title = (value: unknown) => variantOf(dm.doc, value)?.title ?? String(value);
+  throw badRequest(`已保存的${title(existing[field])}不能改为${title(head[field])}`, { fieldErrors: { [field]: '单据保存后不能修改' } });
 }
 
 /** Counter payment: what was handed over and the change; less than the bill's final amount is refused. */
@@ -155,7 +180,7 @@ export interface ActionParams {
   [name: string]: unknown;
 }
 
-const AUDIT_ACTIONS = new Set(['pass', 'reject', 'audit', 'approve']);
+const AUDIT_ACTIONS = new Set(['pass', 'reject', 'audit', 'approve', 'bossAudit', 'cashierAudit']);
 
 /** Parameters an action must carry, with the message when one is missing. */
 function checkRequired(t: TransitionDef, params: ActionParams) {
@@ -186,7 +211,10 @@ export async function applyAction(services: Services, actor: Actor, dm: Document
   for (const name of t.params ?? []) {
     if (name !== 'remark' && !blank(params[name]) && model.fields.has(name)) set[name] = params[name];
   }
-  const places = await tenantPlaces(services, actor.tenantId);
+  for (const [name, value] of Object.entries(t.set ?? {})) if (model.fields.has(name)) set[name] = value;
+  const config = await documentConfig(services, actor.tenantId);
+  const places = placesFromConfig(config);
+  const periods = t.effect ? await closedPeriods(services, actor.tenantId) : undefined;
   const who = await userName(services, actor, actor.userId);
   // The transaction holds only what changes state: the status, the history, the postings.
   const done = await store.transaction(async (): Promise<{ deleted?: Row; head?: Row; lines?: Row[] }> => {
@@ -196,18 +224,18 @@ export async function applyAction(services: Services, actor: Actor, dm: Document
     const changed = await store.guardedUpdate(model, actor, id, set, { version, where: { [doc.statusField]: t.from }, raw, at: now });
     if (!changed) throw await refusal(services, actor, dm, t, id, version);
     if (t.to === 'deleted') await store.adjustCount(model, actor.tenantId, -1);
-    await recordAction(services, actor, dm, t, id, String(existing[doc.statusField] ?? ''), who, remark);
+    await recordAction(services, actor, dm, t, existing, String(existing[doc.statusField] ?? ''), who, remark);
     if (t.to === 'deleted') return { deleted: { ...existing, isDeleted: 1 } };
     // The head as now stored, for the answer: no second read.
     const head = { ...existing, ...set, version: version + 1, updateUser: actor.userId, updateTime: now };
     if (!t.effect) return { head };
     const lines = await storedLines(services, actor, dm, id);
     if (t.effect === 'reverse') {
-      await reverseBill(services, actor, asBill(dm, { ...head, [doc.lines ?? 'lines']: lines }, places));
+      await reverseBill(services, actor, asBill(dm, { ...head, [doc.lines ?? 'lines']: lines }, places, config, periods));
       await updateSourceProgress(services, actor, dm, lines, places);
       return { head, lines };
     }
-    return postSaved(services, actor, dm, { ...head, [doc.lines ?? 'lines']: lines }, places, now);
+    return postSaved(services, actor, dm, { ...head, [doc.lines ?? 'lines']: lines }, places, now, config, t.stage, periods);
   });
   if (done.deleted) return done.deleted;
   return answerBill(services, actor, dm, done.head!, done.lines, places);
@@ -217,7 +245,17 @@ export async function applyAction(services: Services, actor: Actor, dm: Document
  * Posts a bill whose head and lines are in hand (inside the caller's transaction): the ledgers,
  * the lines' costs, the source's progress. Answers head and lines as they now stand.
  */
-async function postSaved(services: Services, actor: Actor, dm: DocumentModel, bill: Row, places: Places, now: string): Promise<{ head: Row; lines: Row[] }> {
+async function postSaved(
+  services: Services,
+  actor: Actor,
+  dm: DocumentModel,
+  bill: Row,
+  places: Places,
+  now: string,
+  config?: Record<string, string>,
+  stage?: 'out' | 'in',
+  periods?: ClosedPeriod[],
+): Promise<{ head: Row; lines: Row[] }> {
   const { doc, model } = dm;
   const { store } = services;
   const collection = doc.lines ?? 'lines';
@@ -225,7 +263,9 @@ async function postSaved(services: Services, actor: Actor, dm: DocumentModel, bi
   const { [collection]: _lines, ...head } = bill;
   void _lines;
   const id = String(head.id);
-  const stock = await postBill(services, actor, asBill(dm, bill, places));
+  // A count posts only its differences: a line counted as booked writes no ledger row.
+  const posted = doc.count ? { ...bill, [collection]: countedDifferences(lines) } : bill;
+  const stock = await postBill(services, actor, asBill(dm, posted, places, config, periods), stage);
   await updateSourceProgress(services, actor, dm, lines, places);
   if (!stock || !dm.lineModel) return { head, lines };
   await store.updateMany(dm.lineModel, actor, stock.lineCosts, now);
