@@ -17,7 +17,6 @@ import { Dec } from '../../src/shared/money/index.ts';
 import { launchBrowser, type Browser } from './support/browser.ts';
 import { gotoFresh, settle, signIn } from './support/shell.ts';
 import { billFlows } from './support/bills.ts';
-import { dialogsAtRest } from './support/dialogs.ts';
 
 describe('more bill pages in the browser', () => {
   let server: TestServer;
@@ -50,7 +49,7 @@ describe('more bill pages in the browser', () => {
     await server?.close();
   });
 
-  const { cell, summary, rowCount, status, addGoods, typeCell, act, pickHead: pick, choose, open, carry, listed, done, leaf } = billFlows({ page: () => page, url: () => server.url, browser: () => browser, consoleErrors });
+  const { cell, summary, rowCount, status, addGoods, typeCell, act, fromSourceList, fromSourceNumber: fromNumber, pickHead: pick, choose, open, carry, listed, done, leaf } = billFlows({ page: () => page, url: () => server.url, browser: () => browser, consoleErrors });
   const inboundOf = (specs: Parameters<typeof lines>[1]) =>
     approvedBill(api, BASES.purchaseIn, { supplierId: w.supplierId, depotId: w.depots[0], bodyList: lines(w, specs) }, { post: true });
   const stock = (depot: number, goods: number) => stockOf(server, w.depots[depot], w.goods[goods]);
@@ -62,14 +61,6 @@ describe('more bill pages in the browser', () => {
   async function goods(bill: Locator, list: string[], rows: number) {
     await addGoods(bill, list);
     await expect.poll(() => rowCount(bill)).toBe(rows);
-    await expect.poll(() => page.locator('.ant-modal-wrap:visible').count()).toBe(0);
-  }
-
-  /** A generated bill from a source bill's number (returns and exchanges). */
-  async function fromNumber(bill: Locator, number: string) {
-    await bill.getByTestId('doc-from-source').click();
-    await page.getByTestId('source-number').fill(number);
-    await page.getByTestId('source-number').press('Enter');
     await expect.poll(() => page.locator('.ant-modal-wrap:visible').count()).toBe(0);
   }
 
@@ -116,11 +107,7 @@ describe('more bill pages in the browser', () => {
   test('销售发票: 4 sold at 11.30 invoiced from the posted sales-out; the sale shows 已开票', async () => {
     const out = await approvedBill(api, BASES.salesOut, { customerId: w.customers[0], depotId: w.depots[0], bodyList: lines(w, [{ goods: w.goods[0], qty: '4', taxPrice: '11.30' }]) }, { post: true });
     const bill = await open('salesInvoice', 'sales-invoice');
-    await bill.getByTestId('doc-from-source').click();
-    const row = page.getByTestId('source-list').locator('.ant-table-row', { hasText: out.billNo });
-    await row.waitFor();
-    await dialogsAtRest(page);
-    await row.dblclick();
+    await fromSourceList(bill, out.billNo);
     await expect.poll(() => rowCount(bill)).toBe(1);
     // 4 × 11.30 = 45.20 with tax; 45.20 / 1.13 = 40.00 net, 5.20 tax.
     await expect.poll(() => cell(bill, 0, 'totalAmt').innerText()).toBe('45.20');

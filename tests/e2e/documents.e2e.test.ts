@@ -41,7 +41,7 @@ describe('bills in the browser', () => {
     await server?.close();
   });
 
-  const { editor, cell, summary, rowCount, status, pickHead, addGoods, typeCell, act } = billPage(() => page);
+  const { editor, cell, summary, rowCount, status, pickHead, addGoods, typeCell, act, fromSourceList, fromSourceNumber } = billPage(() => page);
 
   async function billOf(resource: keyof typeof BASES, bill: Locator) {
     const no = (await bill.getByTestId('bill-no').innerText()).trim();
@@ -102,9 +102,7 @@ describe('bills in the browser', () => {
     await page.goto(`${server.url}${pathOf('purchaseIn')}`);
     const bill = editor('purchase-in');
     await bill.waitFor();
-    await bill.getByTestId('doc-from-source').click();
-    const list = page.getByTestId('source-list');
-    await list.locator('.ant-table-row', { hasText: orderNo }).dblclick();
+    await fromSourceList(bill, orderNo);
     await expect.poll(() => rowCount(bill)).toBe(3);
     await act(bill, 'submit');
     await expect.poll(() => status(bill).innerText()).toBe('待审核');
@@ -140,8 +138,7 @@ describe('bills in the browser', () => {
     await page.goto(`${server.url}${pathOf('salesOut')}`);
     bill = editor('sales-out');
     await bill.waitFor();
-    await bill.getByTestId('doc-from-source').click();
-    await page.getByTestId('source-list').locator('.ant-table-row', { hasText: order.billNo }).dblclick();
+    await fromSourceList(bill, order.billNo);
     await expect.poll(() => cell(bill, 0, 'qty').innerText()).toBe('2.00');
     await act(bill, 'submit');
     await act(bill, 'pass', '');
@@ -156,9 +153,7 @@ describe('bills in the browser', () => {
     await page.goto(`${server.url}${pathOf('salesReturn')}`);
     bill = editor('sales-return');
     await bill.waitFor();
-    await bill.getByTestId('doc-from-source').click();
-    await page.getByTestId('source-number').fill(outNo);
-    await page.getByTestId('source-number').press('Enter');
+    await fromSourceNumber(bill, outNo);
     await expect.poll(() => cell(bill, 0, 'qty').innerText()).toBe('-2.00');
     await typeCell(bill, 0, 'qty', '-1');
     await expect.poll(() => cell(bill, 0, 'totalAmt').innerText()).toBe('-9.04');

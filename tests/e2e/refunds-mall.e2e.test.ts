@@ -13,7 +13,6 @@ import { approvedBill, BASES, lines, makeWorld, partyBalance, type World } from 
 import { launchBrowser, type Browser } from './support/browser.ts';
 import { signIn } from './support/shell.ts';
 import { billFlows } from './support/bills.ts';
-import { dialogsAtRest } from './support/dialogs.ts';
 
 describe('mall invoices and refunds in the browser', () => {
   let server: TestServer;
@@ -42,7 +41,7 @@ describe('mall invoices and refunds in the browser', () => {
     await server?.close();
   });
 
-  const { cell, summary, rowCount, typeCell, pickHead: pick, open, carry, listed, done } = billFlows({ page: () => page, url: () => server.url, browser: () => browser, consoleErrors });
+  const { cell, summary, rowCount, typeCell, fromSourceList, pickHead: pick, open, carry, listed, done } = billFlows({ page: () => page, url: () => server.url, browser: () => browser, consoleErrors });
   const goodsLine = (qty: string, price: Record<string, string>) => lines(w, [{ goods: w.goods[0], qty, ...price }]);
 
   /** 选择单据: the chosen item of the settle dialog becomes the one line, settled by `amount`. */
@@ -62,11 +61,7 @@ describe('mall invoices and refunds in the browser', () => {
     const order = await approvedBill(api, BASES.salesOrder, { customerId: w.customers[0], depotId: w.depots[0], orderSource: '2', bodyList: goodsLine('3', { taxPrice: '11.30' }) });
     const out = await approvedBill(api, BASES.salesOut, { customerId: w.customers[0], depotId: w.depots[0], bodyList: lines(w, [{ goods: w.goods[0], qty: '3', taxPrice: '11.30', sourceBodyId: order.bodyList[0].id }]) }, { post: true });
     const bill = await open('salesInvoiceMall', 'sales-invoice-mall');
-    await bill.getByTestId('doc-from-source').click();
-    const row = page.getByTestId('source-list').locator('.ant-table-row', { hasText: out.billNo });
-    await row.waitFor();
-    await dialogsAtRest(page);
-    await row.dblclick();
+    await fromSourceList(bill, out.billNo);
     await expect.poll(() => rowCount(bill)).toBe(1);
     await typeCell(bill, 0, 'qty', '2');
     await expect.poll(() => cell(bill, 0, 'totalAmt').innerText()).toBe('22.60');

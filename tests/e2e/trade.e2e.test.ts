@@ -47,7 +47,7 @@ describe('trade pages in the browser', () => {
     await server?.close();
   });
 
-  const { editor, cell, rowCount, status, pickHead, addGoods, typeCell, act } = billPage(() => page);
+  const { editor, cell, rowCount, status, pickHead, addGoods, typeCell, act, fromSourceList, fromSourceNumber } = billPage(() => page);
 
   test('零售单: two goods at the counter, 100.00 handed over, checked out in one step; stock leaves at once', async () => {
     await page.goto(`${server.url}${leaf('retail').path}`);
@@ -84,8 +84,7 @@ describe('trade pages in the browser', () => {
     await page.goto(`${server.url}${leaf('purchaseInvoice').path}`);
     const bill = editor('purchase-invoice');
     await bill.waitFor();
-    await bill.getByTestId('doc-from-source').click();
-    await page.getByTestId('source-list').locator('.ant-table-row', { hasText: inboundNo }).dblclick();
+    await fromSourceList(bill, inboundNo);
     await expect.poll(() => rowCount(bill)).toBe(2);
     await bill.locator('[data-field="invoiceNo"] input').fill('FP20261125');
     await act(bill, 'submit');
@@ -105,8 +104,7 @@ describe('trade pages in the browser', () => {
     await page.goto(`${server.url}${leaf('purchaseFeeAllocation').path}`);
     const bill = editor('purchase-fee');
     await bill.waitFor();
-    await bill.getByTestId('doc-from-source').click();
-    await page.getByTestId('source-list').locator('.ant-table-row', { hasText: inboundNo }).dblclick();
+    await fromSourceList(bill, inboundNo);
     await expect.poll(() => rowCount(bill)).toBe(2);
     await pickHead(bill, 'expendId', '运费');
     await bill.locator('[data-field="feeAmt"] input').fill('8');
@@ -128,9 +126,7 @@ describe('trade pages in the browser', () => {
     await page.goto(`${server.url}${leaf('salesExchange').path}`);
     const bill = editor('sales-exchange');
     await bill.waitFor();
-    await bill.getByTestId('doc-from-source').click();
-    await page.getByTestId('source-number').fill(out.billNo);
-    await page.getByTestId('source-number').press('Enter');
+    await fromSourceNumber(bill, out.billNo);
     await expect.poll(() => cell(bill, 0, 'qty').innerText()).toBe('-2.00');
     await typeCell(bill, 0, 'qty', '-1');
     await addGoods(bill, [names.goods1]);

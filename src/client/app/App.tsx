@@ -1,4 +1,4 @@
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, useSyncExternalStore } from 'react';
 import { App as AntdApp, ConfigProvider } from 'antd';
 import enUS from 'antd/es/locale/en_US';
 import zhCN from 'antd/es/locale/zh_CN';
@@ -55,10 +55,28 @@ function ScreenWatcher() {
   return null;
 }
 
+const REDUCED_MOTION = '(prefers-reduced-motion: reduce)';
+
+/** Whether the system asks for less motion (then dialogs, drawers and menus open without animating). */
+function useReducedMotion(): boolean {
+  return useSyncExternalStore(
+    (changed) => {
+      const query = window.matchMedia(REDUCED_MOTION);
+      query.addEventListener('change', changed);
+      return () => query.removeEventListener('change', changed);
+    },
+    () => window.matchMedia(REDUCED_MOTION).matches,
+  );
+}
+
 export function App() {
   const themeName = useSettings((s) => s.theme);
   const language = useSettings((s) => s.language);
-  const themeConfig = useMemo(() => antdThemeOf(themeName), [themeName]);
+  const reducedMotion = useReducedMotion();
+  const themeConfig = useMemo(() => {
+    const config = antdThemeOf(themeName);
+    return reducedMotion ? { ...config, token: { ...config.token, motion: false } } : config;
+  }, [themeName, reducedMotion]);
 
   useEffect(() => {
     dayjs.locale(language === 'zh' ? 'zh-cn' : 'en');

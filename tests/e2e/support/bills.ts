@@ -34,6 +34,33 @@ export function billPage(current: () => Page) {
       await expect.poll(() => page.locator('.ant-modal-wrap:visible').count()).toBe(0);
     },
 
+    /**
+     * 从源单生成 from the open-source list: double-clicks the row showing `text` once the dialog has
+     * stopped zooming in (under CI load a double-click on a moving row can land beside it and pick
+     * nothing), and waits until the dialog has closed.
+     */
+    async fromSourceList(bill: Locator, text: string) {
+      const page = current();
+      await bill.getByTestId('doc-from-source').click();
+      const row = page.getByTestId('source-list').locator('.ant-table-row', { hasText: text });
+      await row.waitFor();
+      await dialogsAtRest(page);
+      await row.dblclick();
+      await expect.poll(() => page.locator('.ant-modal-wrap:visible').count(), { message: 'the source list closes once a bill is picked' }).toBe(0);
+    },
+
+    /** 从源单生成 by the source bill's number (returns and exchanges); waits until the dialog closed. */
+    async fromSourceNumber(bill: Locator, number: string) {
+      const page = current();
+      await bill.getByTestId('doc-from-source').click();
+      const input = page.getByTestId('source-number');
+      await input.waitFor();
+      await dialogsAtRest(page);
+      await input.fill(number);
+      await input.press('Enter');
+      await expect.poll(() => page.locator('.ant-modal-wrap:visible').count(), { message: 'the source dialog closes once the bill is found' }).toBe(0);
+    },
+
     /** Chooses an option of a head field's select. */
     async choose(bill: Locator, fieldName: string, text: string) {
       await bill.locator(`[data-field="${fieldName}"] .ant-select`).click();

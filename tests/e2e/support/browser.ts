@@ -24,6 +24,8 @@ export async function launchBrowser(options: { width?: number; height?: number }
     headless: true,
     viewport: { width: options.width ?? 1440, height: options.height ?? 900 },
     locale: 'zh-CN',
+    // The app honours reduced motion (antd's motion off): no dialog is ever caught mid-zoom by a click.
+    reducedMotion: 'reduce',
     args: [
       '--no-sandbox',
       '--disable-gpu',

@@ -65,7 +65,7 @@ export function ImportDialog({ resource, importEndpoint, exportEndpoint, onClose
         </p>
         <p className="ant-upload-text">{busy ? t('list.importing') : t('list.importDrop')}</p>
       </Upload.Dragger>
-      {problem && <Alert style={{ marginTop: 12, whiteSpace: 'pre-wrap' }} type="error" showIcon message={problem} />}
+      {problem && <Alert style={{ marginTop: 12, whiteSpace: 'pre-wrap' }} type="error" showIcon title={problem} />}
     </Modal>
   );
 }
