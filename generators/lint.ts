@@ -87,6 +87,9 @@ try {
 }
 
 // Resources
+/** Menus opened by a drill-down or a dashboard card, checked against menus.json below. */
+const drillTargets: { file: Loaded<unknown>; pointer: string; menu: string }[] = [];
+
 const resources = new Map<string, Loaded<ResourceFile>>();
 const resourceFiles = walk(schemasDir).filter((f) => {
   const rel = path.relative(schemasDir, f).split(path.sep);
@@ -271,6 +274,7 @@ for (const [name, l] of resources) {
   const list = r.list as { columns?: unknown[]; endpoint?: string } | undefined;
   checkFieldList(list?.columns, '/list/columns', '列表');
   if (list?.endpoint && !endpointPaths.has(list.endpoint)) report(l, '/list/endpoint', `列表接口 ${list.endpoint} 不在 api.endpoints 中`);
+  checkReportParts(r as unknown as Record<string, unknown>, l, endpointPaths);
   checkFieldList(r.search as unknown[] | undefined, '/search', '搜索');
   const form = r.form as { fields?: unknown[]; groups?: { fields: unknown[] }[]; tabs?: { fields?: unknown[]; groups?: { fields: unknown[] }[] }[] } | undefined;
   checkFieldList(form?.fields, '/form/fields', '表单');
@@ -369,10 +373,52 @@ for (const [file, count] of pendingTabs) {
 // The chart of accounts and the statement layouts.
 for (const problem of chartProblems(chart)) problems.push({ file: path.join(schemasDir, 'accounts.json'), line: 1, message: `科目表: ${problem}` });
 
+/** A report's chart, server totals, drill-downs and dashboard name fields and endpoints that exist. */
+function checkReportParts(r: Record<string, unknown>, l: Loaded<unknown>, endpointPaths: Set<string>) {
+  const props = (r.entity as { properties: Record<string, unknown> }).properties;
+  type Chart = { category: string; values: string[]; endpoint?: string };
+  const checkChart = (chart: Chart | undefined, pointer: string) => {
+    if (!chart) return;
+    for (const f of [chart.category, ...chart.values]) if (!(f in props)) report(l, pointer, `图表字段 ${f} 不在实体中`);
+    if (chart.endpoint && !endpointPaths.has(chart.endpoint)) report(l, `${pointer}/endpoint`, `图表接口 ${chart.endpoint} 不在 api.endpoints 中`);
+  };
+  const list = r.list as { chart?: Chart; summaryEndpoint?: string; columns?: unknown[] } | undefined;
+  checkChart(list?.chart, '/list/chart');
+  if (list?.summaryEndpoint && !endpointPaths.has(list.summaryEndpoint)) report(l, '/list/summaryEndpoint', `合计接口 ${list.summaryEndpoint} 不在 api.endpoints 中`);
+  list?.columns?.forEach((c, i) => {
+    const drill = typeof c === 'object' && c ? (c as { drill?: { menu: string; params: Record<string, string>; label?: string } }).drill : undefined;
+    if (!drill) return;
+    drillTargets.push({ file: l, pointer: `/list/columns/${i}/drill/menu`, menu: drill.menu });
+    for (const source of [...Object.values(drill.params), ...(drill.label ? [drill.label] : [])]) {
+      if (!source.startsWith('$') && !(source in props)) report(l, `/list/columns/${i}/drill`, `钻取字段 ${source} 不在实体中`);
+    }
+  });
+  const dashboard = r.dashboard as { stats?: { endpoint: string; items: { field: string; menu?: string }[] }; panels: { endpoint: string; menu?: string; chart?: Chart; columns?: unknown[] }[] } | undefined;
+  if (!dashboard) return;
+  if (dashboard.stats) {
+    if (!endpointPaths.has(dashboard.stats.endpoint)) report(l, '/dashboard/stats/endpoint', `接口 ${dashboard.stats.endpoint} 不在 api.endpoints 中`);
+    dashboard.stats.items.forEach((item, i) => {
+      if (!(item.field in props)) report(l, `/dashboard/stats/items/${i}`, `字段 ${item.field} 不在实体中`);
+      if (item.menu) drillTargets.push({ file: l, pointer: `/dashboard/stats/items/${i}/menu`, menu: item.menu });
+    });
+  }
+  dashboard.panels.forEach((panel, i) => {
+    if (!endpointPaths.has(panel.endpoint)) report(l, `/dashboard/panels/${i}/endpoint`, `接口 ${panel.endpoint} 不在 api.endpoints 中`);
+    checkChart(panel.chart, `/dashboard/panels/${i}/chart`);
+    for (const c of panel.columns ?? []) {
+      const f = typeof c === 'string' ? c : (c as { field: string }).field;
+      if (!(f in props)) report(l, `/dashboard/panels/${i}/columns`, `字段 ${f} 不在实体中`);
+    }
+    if (panel.menu) drillTargets.push({ file: l, pointer: `/dashboard/panels/${i}/menu`, menu: panel.menu });
+  });
+}
+
 // Menus
 const menus = load<{ menus: MenuSeed[] }>(path.join(schemasDir, 'menus.json'));
 if (menus) {
   const codes = new Map<string, string>();
+  // Drill-downs and dashboard cards open menus by code: each must exist (checked after the visit).
+  const opened = drillTargets;
   const paths = new Set<string>();
   let withoutPage = 0;
   const visit = (items: MenuSeed[], pointer: string) =>
@@ -390,6 +436,7 @@ if (menus) {
       if (m.children) visit(m.children, `${at}/children`);
     });
   visit(menus.data.menus, '/menus');
+  for (const target of opened) if (!codes.has(target.menu)) report(target.file, target.pointer, `菜单编码 ${target.menu} 不存在`);
   if (withoutPage) {
     warnings.push({ file: menus.file, line: 1, message: `${withoutPage} 个菜单叶子尚未对应 schema 页面（客户端显示“页面尚未构建”）` });
   }

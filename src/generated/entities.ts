@@ -17,6 +17,1952 @@ export interface BaseRow {
 }
 
 /**
+ * 供应商往来余额（/blade-report/businessbalance）
+ */
+export interface ApBalance extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 供应商；→ supplier
+   */
+  bartererId?: string;
+  /**
+   * 单据类型；字典 bill_type
+   */
+  billType?: string;
+  /**
+   * 单据
+   */
+  billId?: string;
+  /**
+   * 单据编号
+   */
+  billNo?: string;
+  /**
+   * 单据日期
+   */
+  billDate?: string;
+  /**
+   * 记账日期
+   */
+  flowDate?: string;
+  /**
+   * 记账类型
+   */
+  entry?: string;
+  /**
+   * 往来金额；精确小数（字符串）
+   */
+  amount?: string;
+  /**
+   * 本期增加；精确小数（字符串）
+   */
+  increaseAmt?: string;
+  /**
+   * 本期支付；精确小数（字符串）
+   */
+  decreaseAmt?: string;
+  /**
+   * 往来类型；字典 party_kind
+   */
+  kind?: string;
+  /**
+   * 供应商编码
+   */
+  bartererCode?: string;
+  /**
+   * 供应商名称
+   */
+  bartererName?: string;
+  /**
+   * 供应商分类；→ supplier-nature
+   */
+  natureId?: string;
+  /**
+   * 分类名称
+   */
+  natureName?: string;
+  /**
+   * 业务员；→ staff
+   */
+  staffId?: string;
+  /**
+   * 业务员姓名
+   */
+  staffName?: string;
+  /**
+   * 期初应付；精确小数（字符串）
+   */
+  beginBalance?: string;
+  /**
+   * 期末应付；精确小数（字符串）
+   */
+  endBalance?: string;
+  /**
+   * 供应商数
+   */
+  partnerCount?: number;
+  /**
+   * 开始日期
+   */
+  dateFrom?: string;
+  /**
+   * 截止日期
+   */
+  dateTo?: string;
+}
+
+/**
+ * 客户往来余额（/blade-report/businessbalance）
+ */
+export interface ArBalance extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 客户；→ customer
+   */
+  bartererId?: string;
+  /**
+   * 单据类型；字典 bill_type
+   */
+  billType?: string;
+  /**
+   * 单据
+   */
+  billId?: string;
+  /**
+   * 单据编号
+   */
+  billNo?: string;
+  /**
+   * 单据日期
+   */
+  billDate?: string;
+  /**
+   * 记账日期
+   */
+  flowDate?: string;
+  /**
+   * 记账类型
+   */
+  entry?: string;
+  /**
+   * 往来金额；精确小数（字符串）
+   */
+  amount?: string;
+  /**
+   * 本期增加；精确小数（字符串）
+   */
+  increaseAmt?: string;
+  /**
+   * 本期收回；精确小数（字符串）
+   */
+  decreaseAmt?: string;
+  /**
+   * 往来类型；字典 party_kind
+   */
+  kind?: string;
+  /**
+   * 客户编码
+   */
+  bartererCode?: string;
+  /**
+   * 客户名称
+   */
+  bartererName?: string;
+  /**
+   * 客户分类；→ customer-nature
+   */
+  natureId?: string;
+  /**
+   * 分类名称
+   */
+  natureName?: string;
+  /**
+   * 业务员；→ staff
+   */
+  staffId?: string;
+  /**
+   * 业务员姓名
+   */
+  staffName?: string;
+  /**
+   * 期初应收；精确小数（字符串）
+   */
+  beginBalance?: string;
+  /**
+   * 期末应收；精确小数（字符串）
+   */
+  endBalance?: string;
+  /**
+   * 客户数
+   */
+  partnerCount?: number;
+  /**
+   * 开始日期
+   */
+  dateFrom?: string;
+  /**
+   * 截止日期
+   */
+  dateTo?: string;
+  /**
+   * 账期客户；字典 yes_no
+   */
+  isPeriodContract?: number;
+  /**
+   * 账期天数
+   */
+  periodDays?: number;
+  /**
+   * 到期欠款；精确小数（字符串）
+   */
+  dueAmt?: string;
+  /**
+   * 未到期欠款；精确小数（字符串）
+   */
+  notDueAmt?: string;
+  /**
+   * 最近收款日期
+   */
+  lastReceiptDate?: string;
+  /**
+   * 截至日期
+   */
+  asOfDate?: string;
+}
+
+/**
+ * 供应商开票情况（/blade-report/bartererinvoice）
+ */
+export interface BartererInvoiceAp extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 采购入库单
+   */
+  billId?: string;
+  /**
+   * 单据类型；字典 bill_type
+   */
+  billType?: string;
+  /**
+   * 单据编号
+   */
+  billNo?: string;
+  /**
+   * 单据日期
+   */
+  billDate?: string;
+  /**
+   * 供应商；→ supplier
+   */
+  bartererId?: string;
+  /**
+   * 业务员；→ staff
+   */
+  staffId?: string;
+  /**
+   * 开票状态；字典 invoice_status
+   */
+  invoiceStatus?: string;
+  /**
+   * 商品；→ goods
+   */
+  commInfoId?: string;
+  /**
+   * 单位
+   */
+  unitId?: string;
+  /**
+   * 数量；精确小数（字符串）
+   */
+  qty?: string;
+  /**
+   * 入库金额；精确小数（字符串）
+   */
+  totalAmt?: string;
+  /**
+   * 退货数量；精确小数（字符串）
+   */
+  returnQty?: string;
+  /**
+   * 退货金额；精确小数（字符串）
+   */
+  returnAmt?: string;
+  /**
+   * 已开票数量；精确小数（字符串）
+   */
+  invoiceQty?: string;
+  /**
+   * 已开票金额；精确小数（字符串）
+   */
+  invoiceAmt?: string;
+  /**
+   * 应开票金额；精确小数（字符串）
+   */
+  shouldAmt?: string;
+  /**
+   * 未开票金额；精确小数（字符串）
+   */
+  unInvoiceAmt?: string;
+  /**
+   * 供应商编码
+   */
+  bartererCode?: string;
+  /**
+   * 供应商名称
+   */
+  bartererName?: string;
+  /**
+   * 供应商分类；→ supplier-nature
+   */
+  natureId?: string;
+  /**
+   * 分类名称
+   */
+  natureName?: string;
+  /**
+   * 业务员姓名
+   */
+  staffName?: string;
+  /**
+   * 单据数
+   */
+  billCount?: number;
+  /**
+   * 未开完票单据数
+   */
+  unInvoicedBillCount?: number;
+  /**
+   * 开票率(%)
+   */
+  invoiceRate?: string;
+  /**
+   * 开票状态名称
+   */
+  invoiceStatusName?: string;
+  /**
+   * 开票情况
+   */
+  category?: string;
+  /**
+   * 金额；精确小数（字符串）
+   */
+  amount?: string;
+  /**
+   * 占比(%)
+   */
+  percent?: string;
+  /**
+   * 供应商数
+   */
+  partnerCount?: number;
+}
+
+/**
+ * 客户开票情况（/blade-report/bartererinvoice）
+ */
+export interface BartererInvoice extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 销售出库单
+   */
+  billId?: string;
+  /**
+   * 单据类型；字典 bill_type
+   */
+  billType?: string;
+  /**
+   * 单据编号
+   */
+  billNo?: string;
+  /**
+   * 单据日期
+   */
+  billDate?: string;
+  /**
+   * 客户；→ customer
+   */
+  bartererId?: string;
+  /**
+   * 业务员；→ staff
+   */
+  staffId?: string;
+  /**
+   * 开票状态；字典 invoice_status
+   */
+  invoiceStatus?: string;
+  /**
+   * 商品；→ goods
+   */
+  commInfoId?: string;
+  /**
+   * 单位
+   */
+  unitId?: string;
+  /**
+   * 数量；精确小数（字符串）
+   */
+  qty?: string;
+  /**
+   * 出库金额；精确小数（字符串）
+   */
+  totalAmt?: string;
+  /**
+   * 退货数量；精确小数（字符串）
+   */
+  returnQty?: string;
+  /**
+   * 退货金额；精确小数（字符串）
+   */
+  returnAmt?: string;
+  /**
+   * 已开票数量；精确小数（字符串）
+   */
+  invoiceQty?: string;
+  /**
+   * 已开票金额；精确小数（字符串）
+   */
+  invoiceAmt?: string;
+  /**
+   * 应开票金额；精确小数（字符串）
+   */
+  shouldAmt?: string;
+  /**
+   * 未开票金额；精确小数（字符串）
+   */
+  unInvoiceAmt?: string;
+  /**
+   * 客户编码
+   */
+  bartererCode?: string;
+  /**
+   * 客户名称
+   */
+  bartererName?: string;
+  /**
+   * 客户分类；→ customer-nature
+   */
+  natureId?: string;
+  /**
+   * 分类名称
+   */
+  natureName?: string;
+  /**
+   * 业务员姓名
+   */
+  staffName?: string;
+  /**
+   * 单据数
+   */
+  billCount?: number;
+  /**
+   * 未开完票单据数
+   */
+  unInvoicedBillCount?: number;
+  /**
+   * 开票率(%)
+   */
+  invoiceRate?: string;
+  /**
+   * 开票状态名称
+   */
+  invoiceStatusName?: string;
+  /**
+   * 开票情况
+   */
+  category?: string;
+  /**
+   * 金额；精确小数（字符串）
+   */
+  amount?: string;
+  /**
+   * 占比(%)
+   */
+  percent?: string;
+  /**
+   * 客户数
+   */
+  partnerCount?: number;
+  /**
+   * 已开完票
+   */
+  isInvoiced?: boolean;
+  /**
+   * 已收款金额；精确小数（字符串）
+   */
+  receivedAmt?: string;
+  /**
+   * 未收款金额；精确小数（字符串）
+   */
+  unReceivedAmt?: string;
+}
+
+/**
+ * 经营分析（/blade-report/businessanalysis）
+ */
+export interface BusinessAnalysis extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 来源
+   */
+  resource?: string;
+  /**
+   * 单据类型；字典 bill_type
+   */
+  billType?: string;
+  /**
+   * 单据编号
+   */
+  billNo?: string;
+  /**
+   * 科目编码
+   */
+  account?: string;
+  /**
+   * 金额(借正贷负)；精确小数（字符串）
+   */
+  amount?: string;
+  /**
+   * 记账日期
+   */
+  postDate?: string;
+  /**
+   * 年度
+   */
+  year?: string;
+  /**
+   * 月份
+   */
+  month?: string;
+  /**
+   * 销售收入；精确小数（字符串）
+   */
+  salesRevenue?: string;
+  /**
+   * 销售成本；精确小数（字符串）
+   */
+  costOfSales?: string;
+  /**
+   * 毛利；精确小数（字符串）
+   */
+  grossProfit?: string;
+  /**
+   * 毛利率(%)
+   */
+  grossMargin?: string;
+  /**
+   * 销售费用；精确小数（字符串）
+   */
+  sellingExpense?: string;
+  /**
+   * 管理费用；精确小数（字符串）
+   */
+  adminExpense?: string;
+  /**
+   * 财务费用；精确小数（字符串）
+   */
+  financeExpense?: string;
+  /**
+   * 费用合计；精确小数（字符串）
+   */
+  expenses?: string;
+  /**
+   * 其他收入；精确小数（字符串）
+   */
+  otherIncome?: string;
+  /**
+   * 营业外支出；精确小数（字符串）
+   */
+  otherExpense?: string;
+  /**
+   * 净利润；精确小数（字符串）
+   */
+  netProfit?: string;
+  /**
+   * 收款；精确小数（字符串）
+   */
+  receipts?: string;
+  /**
+   * 付款；精确小数（字符串）
+   */
+  payments?: string;
+  /**
+   * 净现金流；精确小数（字符串）
+   */
+  netCash?: string;
+}
+
+/**
+ * 资金流水（/blade-report/cashflow）
+ */
+export interface CashFlow extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 日期
+   */
+  flowDate?: string;
+  /**
+   * 科目
+   */
+  account?: string;
+  /**
+   * 单据资源
+   */
+  resource?: string;
+  /**
+   * 单据类型；字典 bill_type
+   */
+  billType?: string;
+  /**
+   * 单据
+   */
+  billId?: string;
+  /**
+   * 单据编号
+   */
+  billNo?: string;
+  /**
+   * 记账类型
+   */
+  entry?: string;
+  /**
+   * 单据日期
+   */
+  billDate?: string;
+  /**
+   * 结算方式；→ settlement
+   */
+  settlementId?: string;
+  /**
+   * 往来单位
+   */
+  bartererId?: string;
+  /**
+   * 往来单位类型
+   */
+  bartererKind?: string;
+  /**
+   * 往来单位名称
+   */
+  bartererName?: string;
+  /**
+   * 经办人；→ staff
+   */
+  staffId?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+  /**
+   * 收入金额；精确小数（字符串）
+   */
+  inAmt?: string;
+  /**
+   * 支出金额；精确小数（字符串）
+   */
+  outAmt?: string;
+  /**
+   * 净额；精确小数（字符串）
+   */
+  netAmt?: string;
+  /**
+   * 账户余额；精确小数（字符串）
+   */
+  balance?: string;
+  /**
+   * 结算方式名称
+   */
+  settlementName?: string;
+  /**
+   * 经办人姓名
+   */
+  staffName?: string;
+  /**
+   * 科目名称
+   */
+  accountName?: string;
+  /**
+   * 记账类型名称
+   */
+  entryName?: string;
+  /**
+   * 期初余额；精确小数（字符串）
+   */
+  beginBalance?: string;
+  /**
+   * 期末余额；精确小数（字符串）
+   */
+  endBalance?: string;
+  /**
+   * 笔数
+   */
+  count?: number;
+}
+
+/**
+ * 推荐客户排行（/blade-report/customerrecommendrank）
+ */
+export interface CustomerRecommendRank extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 客户；→ customer
+   */
+  customerId?: string;
+  /**
+   * 客户编码
+   */
+  bartererCode?: string;
+  /**
+   * 客户名称
+   */
+  bartererName?: string;
+  /**
+   * 业务员；→ staff
+   */
+  staffId?: string;
+  /**
+   * 业务员姓名
+   */
+  staffName?: string;
+  /**
+   * 推荐合伙人；→ partner
+   */
+  partnerId?: string;
+  /**
+   * 合伙人姓名
+   */
+  partnerName?: string;
+  /**
+   * 合伙人手机
+   */
+  phone?: string;
+  /**
+   * 推荐码
+   */
+  recommendedCode?: string;
+  /**
+   * 推荐时间
+   */
+  recommendTime?: string;
+  /**
+   * 名次
+   */
+  rank?: number;
+  /**
+   * 推荐登记数
+   */
+  recommendCount?: number;
+  /**
+   * 审核通过数
+   */
+  approvedCount?: number;
+  /**
+   * 归属客户数
+   */
+  customerCount?: number;
+  /**
+   * 成交客户数
+   */
+  buyerCount?: number;
+  /**
+   * 销售单数
+   */
+  billCount?: number;
+  /**
+   * 退货单数
+   */
+  returnBillCount?: number;
+  /**
+   * 销售额；精确小数（字符串）
+   */
+  outAmt?: string;
+  /**
+   * 退货额；精确小数（字符串）
+   */
+  returnAmt?: string;
+  /**
+   * 净销售额；精确小数（字符串）
+   */
+  totalAmt?: string;
+  /**
+   * 净销售额(不含税)；精确小数（字符串）
+   */
+  salesAmt?: string;
+  /**
+   * 毛利；精确小数（字符串）
+   */
+  grossProfit?: string;
+  /**
+   * 销售占比%
+   */
+  amountShare?: string;
+  /**
+   * 最近成交日期
+   */
+  lastSaleDate?: string;
+  /**
+   * 单据日期
+   */
+  billDate?: string;
+}
+
+/**
+ * 司机配送报表（/blade-report/driverreport）
+ */
+export interface DriverReport extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 配送单
+   */
+  runId?: string;
+  /**
+   * 配送单号
+   */
+  runNo?: string;
+  /**
+   * 配送日期
+   */
+  deliveryDate?: string;
+  /**
+   * 司机；→ staff
+   */
+  driverId?: string;
+  /**
+   * 司机编码
+   */
+  driverCode?: string;
+  /**
+   * 司机姓名
+   */
+  driverName?: string;
+  /**
+   * 司机电话
+   */
+  driverPhone?: string;
+  /**
+   * 车辆；→ car
+   */
+  carId?: string;
+  /**
+   * 车牌号
+   */
+  carNumber?: string;
+  /**
+   * 线路；→ route
+   */
+  routeId?: string;
+  /**
+   * 线路名称
+   */
+  routeName?: string;
+  /**
+   * 配送状态；字典 delivery_status
+   */
+  deliveryStatus?: string;
+  /**
+   * 出库单
+   */
+  soOutId?: string;
+  /**
+   * 出库单号
+   */
+  billNo?: string;
+  /**
+   * 单据日期
+   */
+  billDate?: string;
+  /**
+   * 单据状态；字典 bill_status
+   */
+  billStatus?: string;
+  /**
+   * 客户；→ customer
+   */
+  customerId?: string;
+  /**
+   * 客户名称
+   */
+  bartererName?: string;
+  /**
+   * 业务员；→ staff
+   */
+  staffId?: string;
+  /**
+   * 配送数量；精确小数（字符串）
+   */
+  totalQty?: string;
+  /**
+   * 配送金额；精确小数（字符串）
+   */
+  totalAmt?: string;
+  /**
+   * 配送趟数
+   */
+  runCount?: number;
+  /**
+   * 出库单数
+   */
+  soCount?: number;
+  /**
+   * 已完成单数
+   */
+  finishedSoCount?: number;
+  /**
+   * 完成率%
+   */
+  finishedRate?: string;
+  /**
+   * 送达客户数
+   */
+  customerCount?: number;
+  /**
+   * 已完成金额；精确小数（字符串）
+   */
+  finishedAmt?: string;
+  /**
+   * 每趟平均金额；精确小数（字符串）
+   */
+  avgRunAmt?: string;
+  /**
+   * 最近配送日期
+   */
+  lastDeliveryDate?: string;
+}
+
+/**
+ * 库存分析（/blade-report/inventoryanalysis）
+ */
+export interface InventoryAnalysis extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 仓库；→ depot
+   */
+  depotId?: string;
+  /**
+   * 仓库名称
+   */
+  depotName?: string;
+  /**
+   * 商品；→ goods
+   */
+  commInfoId?: string;
+  /**
+   * 商品编码
+   */
+  commInfoCode?: string;
+  /**
+   * 商品名称
+   */
+  commInfoName?: string;
+  /**
+   * 规格
+   */
+  standard?: string;
+  /**
+   * 商品分类；→ goods-category
+   */
+  classifyId?: string;
+  /**
+   * 分类名称
+   */
+  classifyName?: string;
+  /**
+   * 单位；→ unit
+   */
+  unitId?: string;
+  /**
+   * 单位名称
+   */
+  unitName?: string;
+  /**
+   * 库存数量；精确小数（字符串）
+   */
+  qty?: string;
+  /**
+   * 库存金额；精确小数（字符串）
+   */
+  value?: string;
+  /**
+   * 成本单价；精确小数（字符串）
+   */
+  unitCost?: string;
+  /**
+   * 近30天销售出库数量；精确小数（字符串）
+   */
+  outQty30?: string;
+  /**
+   * 近90天销售出库数量；精确小数（字符串）
+   */
+  outQty90?: string;
+  /**
+   * 近90天销售成本；精确小数（字符串）
+   */
+  outCost90?: string;
+  /**
+   * 日均销售成本；精确小数（字符串）
+   */
+  dailyCost?: string;
+  /**
+   * 周转天数
+   */
+  turnoverDays?: string;
+  /**
+   * 最近出库日期
+   */
+  lastOutDate?: string;
+  /**
+   * 最近入库日期
+   */
+  lastInDate?: string;
+  /**
+   * 未出库天数
+   */
+  idleDays?: number;
+  /**
+   * 积压；字典 yes_no
+   */
+  isSlow?: number;
+  /**
+   * 商品数
+   */
+  goodsCount?: number;
+  /**
+   * 金额占比(%)
+   */
+  valueShare?: string;
+  /**
+   * 积压商品数
+   */
+  slowCount?: number;
+  /**
+   * 积压金额；精确小数（字符串）
+   */
+  slowValue?: string;
+}
+
+/**
+ * 采购分析（/blade-report/purchaseanalysis）
+ */
+export interface PurchaseAnalysis extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 单据类型；字典 bill_type
+   */
+  billType?: string;
+  /**
+   * 单据
+   */
+  billId?: string;
+  /**
+   * 单据编号
+   */
+  billNo?: string;
+  /**
+   * 单据日期
+   */
+  billDate?: string;
+  /**
+   * 供应商；→ supplier
+   */
+  supplierId?: string;
+  /**
+   * 供应商编码
+   */
+  bartererCode?: string;
+  /**
+   * 供应商名称
+   */
+  bartererName?: string;
+  /**
+   * 供应商分类；→ supplier-nature
+   */
+  supplierNatureId?: string;
+  /**
+   * 供应商分类名称
+   */
+  natureName?: string;
+  /**
+   * 业务员；→ staff
+   */
+  staffId?: string;
+  /**
+   * 业务员姓名
+   */
+  staffName?: string;
+  /**
+   * 仓库；→ depot
+   */
+  depotId?: string;
+  /**
+   * 仓库编码
+   */
+  depotCode?: string;
+  /**
+   * 仓库名称
+   */
+  depotName?: string;
+  /**
+   * 商品；→ goods
+   */
+  commInfoId?: string;
+  /**
+   * 商品编码
+   */
+  commInfoCode?: string;
+  /**
+   * 商品名称
+   */
+  commInfoName?: string;
+  /**
+   * 规格
+   */
+  standard?: string;
+  /**
+   * 单位；→ unit
+   */
+  unitId?: string;
+  /**
+   * 单位名称
+   */
+  unitName?: string;
+  /**
+   * 商品分类；→ goods-category
+   */
+  classifyId?: string;
+  /**
+   * 分类名称
+   */
+  classifyName?: string;
+  /**
+   * 退货；字典 yes_no
+   */
+  isReturn?: number;
+  /**
+   * 赠品；字典 yes_no
+   */
+  isGift?: number;
+  /**
+   * 数量；精确小数（字符串）
+   */
+  qty?: string;
+  /**
+   * 基本单位数量；精确小数（字符串）
+   */
+  baseQty?: string;
+  /**
+   * 单价(不含税)；精确小数（字符串）
+   */
+  purchasePrice?: string;
+  /**
+   * 含税单价；精确小数（字符串）
+   */
+  taxPrice?: string;
+  /**
+   * 金额(不含税)；精确小数（字符串）
+   */
+  purchaseAmt?: string;
+  /**
+   * 税额；精确小数（字符串）
+   */
+  taxAmt?: string;
+  /**
+   * 价税合计；精确小数（字符串）
+   */
+  totalAmt?: string;
+  /**
+   * 汇总维度
+   */
+  groupBy?: "商品" | "商品分类" | "供应商" | "仓库" | "月份";
+  /**
+   * 维度ID
+   */
+  groupKey?: string;
+  /**
+   * 编码
+   */
+  groupCode?: string;
+  /**
+   * 名称
+   */
+  groupName?: string;
+  /**
+   * 月份
+   */
+  month?: string;
+  /**
+   * 联系人
+   */
+  contactPerson?: string;
+  /**
+   * 电话
+   */
+  telephone?: string;
+  /**
+   * 入库数量；精确小数（字符串）
+   */
+  inQty?: string;
+  /**
+   * 退货数量；精确小数（字符串）
+   */
+  returnQty?: string;
+  /**
+   * 入库金额；精确小数（字符串）
+   */
+  inAmt?: string;
+  /**
+   * 退货金额；精确小数（字符串）
+   */
+  returnAmt?: string;
+  /**
+   * 平均进价(不含税)；精确小数（字符串）
+   */
+  avgPrice?: string;
+  /**
+   * 平均进价(含税)；精确小数（字符串）
+   */
+  avgTaxPrice?: string;
+  /**
+   * 入库单数
+   */
+  billCount?: number;
+  /**
+   * 退货单数
+   */
+  returnBillCount?: number;
+  /**
+   * 商品种数
+   */
+  goodsCount?: number;
+  /**
+   * 供应商数
+   */
+  supplierCount?: number;
+  /**
+   * 退货率%
+   */
+  returnRate?: string;
+  /**
+   * 采购占比%
+   */
+  amountShare?: string;
+  /**
+   * 最近入库日期
+   */
+  lastPurchaseDate?: string;
+}
+
+/**
+ * 销售分析（/blade-report/salesanalysis）
+ */
+export interface SalesAnalysis extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 单据类型；字典 bill_type
+   */
+  billType?: string;
+  /**
+   * 单据类型名称
+   */
+  billTypeName?: string;
+  /**
+   * 单据
+   */
+  billId?: string;
+  /**
+   * 单据编号
+   */
+  billNo?: string;
+  /**
+   * 单据日期
+   */
+  billDate?: string;
+  /**
+   * 客户；→ customer
+   */
+  customerId?: string;
+  /**
+   * 客户编码
+   */
+  bartererCode?: string;
+  /**
+   * 客户名称
+   */
+  bartererName?: string;
+  /**
+   * 业务员；→ staff
+   */
+  staffId?: string;
+  /**
+   * 业务员姓名
+   */
+  staffName?: string;
+  /**
+   * 部门；→ dept
+   */
+  deptId?: string;
+  /**
+   * 部门名称
+   */
+  deptName?: string;
+  /**
+   * 仓库；→ depot
+   */
+  depotId?: string;
+  /**
+   * 仓库名称
+   */
+  depotName?: string;
+  /**
+   * 商品；→ goods
+   */
+  commInfoId?: string;
+  /**
+   * 商品编码
+   */
+  commInfoCode?: string;
+  /**
+   * 商品名称
+   */
+  commInfoName?: string;
+  /**
+   * 规格
+   */
+  standard?: string;
+  /**
+   * 单位；→ unit
+   */
+  unitId?: string;
+  /**
+   * 单位名称
+   */
+  unitName?: string;
+  /**
+   * 商品分类；→ goods-category
+   */
+  classifyId?: string;
+  /**
+   * 分类名称
+   */
+  classifyName?: string;
+  /**
+   * 退货；字典 yes_no
+   */
+  isReturn?: number;
+  /**
+   * 赠品；字典 yes_no
+   */
+  isGift?: number;
+  /**
+   * 数量；精确小数（字符串）
+   */
+  qty?: string;
+  /**
+   * 基本单位数量；精确小数（字符串）
+   */
+  baseQty?: string;
+  /**
+   * 含税单价；精确小数（字符串）
+   */
+  taxPrice?: string;
+  /**
+   * 净额(不含税)；精确小数（字符串）
+   */
+  salesAmt?: string;
+  /**
+   * 税额；精确小数（字符串）
+   */
+  taxAmt?: string;
+  /**
+   * 净销售额(含税)；精确小数（字符串）
+   */
+  totalAmt?: string;
+  /**
+   * 成本；精确小数（字符串）
+   */
+  costAmt?: string;
+  /**
+   * 毛利；精确小数（字符串）
+   */
+  grossProfit?: string;
+  /**
+   * 分组
+   */
+  groupBy?: "商品" | "商品分类" | "客户" | "业务员" | "部门" | "仓库" | "月份";
+  /**
+   * 分组键
+   */
+  groupKey?: string;
+  /**
+   * 编码
+   */
+  groupCode?: string;
+  /**
+   * 名称
+   */
+  groupName?: string;
+  /**
+   * 销售单据数
+   */
+  billCount?: number;
+  /**
+   * 退货单据数
+   */
+  returnBillCount?: number;
+  /**
+   * 销售数量；精确小数（字符串）
+   */
+  salesQty?: string;
+  /**
+   * 退货数量；精确小数（字符串）
+   */
+  returnQty?: string;
+  /**
+   * 销售额；精确小数（字符串）
+   */
+  outAmt?: string;
+  /**
+   * 退货额；精确小数（字符串）
+   */
+  returnAmt?: string;
+  /**
+   * 毛利率(%)
+   */
+  grossMargin?: string;
+  /**
+   * 销售占比(%)
+   */
+  amountShare?: string;
+  /**
+   * 分组数
+   */
+  groupCount?: number;
+  /**
+   * 客户分类
+   */
+  natureId?: string;
+  /**
+   * 分类编码
+   */
+  natureCode?: string;
+  /**
+   * 分类名称
+   */
+  natureName?: string;
+  /**
+   * 有下级
+   */
+  hasChildren?: boolean;
+  /**
+   * 客户数
+   */
+  customerCount?: number;
+}
+
+/**
+ * 销售毛利（/blade-report/salesProfit）
+ */
+export interface SalesProfit extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 单据类型；字典 bill_type
+   */
+  billType?: string;
+  /**
+   * 单据类型名称
+   */
+  billTypeName?: string;
+  /**
+   * 单据
+   */
+  billId?: string;
+  /**
+   * 单据编号
+   */
+  billNo?: string;
+  /**
+   * 单据日期
+   */
+  billDate?: string;
+  /**
+   * 客户；→ customer
+   */
+  customerId?: string;
+  /**
+   * 客户编码
+   */
+  bartererCode?: string;
+  /**
+   * 客户名称
+   */
+  bartererName?: string;
+  /**
+   * 业务员；→ staff
+   */
+  staffId?: string;
+  /**
+   * 业务员姓名
+   */
+  staffName?: string;
+  /**
+   * 部门；→ dept
+   */
+  deptId?: string;
+  /**
+   * 部门名称
+   */
+  deptName?: string;
+  /**
+   * 仓库；→ depot
+   */
+  depotId?: string;
+  /**
+   * 仓库名称
+   */
+  depotName?: string;
+  /**
+   * 退货；字典 yes_no
+   */
+  isReturn?: number;
+  /**
+   * 基本单位数量；精确小数（字符串）
+   */
+  baseQty?: string;
+  /**
+   * 净额(不含税)；精确小数（字符串）
+   */
+  salesAmt?: string;
+  /**
+   * 税额；精确小数（字符串）
+   */
+  taxAmt?: string;
+  /**
+   * 净销售额(含税)；精确小数（字符串）
+   */
+  totalAmt?: string;
+  /**
+   * 成本；精确小数（字符串）
+   */
+  costAmt?: string;
+  /**
+   * 毛利；精确小数（字符串）
+   */
+  grossProfit?: string;
+  /**
+   * 统计方式
+   */
+  groupBy?: "商品" | "单据";
+  /**
+   * 商品；→ goods
+   */
+  commInfoId?: string;
+  /**
+   * 商品编码
+   */
+  commInfoCode?: string;
+  /**
+   * 商品名称
+   */
+  commInfoName?: string;
+  /**
+   * 规格
+   */
+  standard?: string;
+  /**
+   * 单位；→ unit
+   */
+  unitId?: string;
+  /**
+   * 单位名称
+   */
+  unitName?: string;
+  /**
+   * 商品分类；→ goods-category
+   */
+  classifyId?: string;
+  /**
+   * 分类名称
+   */
+  classifyName?: string;
+  /**
+   * 净数量；精确小数（字符串）
+   */
+  qty?: string;
+  /**
+   * 销售单据数
+   */
+  billCount?: number;
+  /**
+   * 毛利率(%)
+   */
+  grossMargin?: string;
+  /**
+   * 平均售价(不含税)；精确小数（字符串）
+   */
+  avgPrice?: string;
+  /**
+   * 平均成本；精确小数（字符串）
+   */
+  avgCost?: string;
+  /**
+   * 毛利占比(%)
+   */
+  profitShare?: string;
+  /**
+   * 有下级
+   */
+  hasChildren?: boolean;
+}
+
+/**
+ * 销售统计（/blade-report/salesStatistics）
+ */
+export interface SalesStatistics extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 单据类型；字典 bill_type
+   */
+  billType?: string;
+  /**
+   * 单据编号
+   */
+  billNo?: string;
+  /**
+   * 单据日期
+   */
+  billDate?: string;
+  /**
+   * 客户；→ customer
+   */
+  customerId?: string;
+  /**
+   * 客户编码
+   */
+  bartererCode?: string;
+  /**
+   * 客户名称
+   */
+  bartererName?: string;
+  /**
+   * 业务员；→ staff
+   */
+  staffId?: string;
+  /**
+   * 业务员姓名
+   */
+  staffName?: string;
+  /**
+   * 部门；→ dept
+   */
+  deptId?: string;
+  /**
+   * 部门名称
+   */
+  deptName?: string;
+  /**
+   * 仓库；→ depot
+   */
+  depotId?: string;
+  /**
+   * 仓库名称
+   */
+  depotName?: string;
+  /**
+   * 结算方式；→ settlement
+   */
+  settlementId?: string;
+  /**
+   * 结算方式名称
+   */
+  settlementName?: string;
+  /**
+   * 退货；字典 yes_no
+   */
+  isReturn?: number;
+  /**
+   * 价税合计；精确小数（字符串）
+   */
+  totalAmt?: string;
+  /**
+   * 收款金额；精确小数（字符串）
+   */
+  finalAmt?: string;
+  /**
+   * 零售单数
+   */
+  billCount?: number;
+  /**
+   * 退货单数
+   */
+  returnBillCount?: number;
+  /**
+   * 收款额；精确小数（字符串）
+   */
+  saleAmt?: string;
+  /**
+   * 退款额；精确小数（字符串）
+   */
+  refundAmt?: string;
+  /**
+   * 净收款；精确小数（字符串）
+   */
+  netAmt?: string;
+  /**
+   * 占比(%)
+   */
+  amountShare?: string;
+}
+
+/**
+ * 供应商门户登录信息（/blade-report/srminforeport）
+ */
+export interface SrmLoginReport extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 供应商；→ supplier
+   */
+  supplierId?: string;
+  /**
+   * 供应商编码
+   */
+  bartererCode?: string;
+  /**
+   * 供应商名称
+   */
+  bartererName?: string;
+  /**
+   * 供应商分类；→ supplier-nature
+   */
+  natureId?: string;
+  /**
+   * 分类名称
+   */
+  natureName?: string;
+  /**
+   * 合作状态；字典 supplier_status
+   */
+  supplierStatus?: number;
+  /**
+   * 门户账号
+   */
+  portalAccount?: string;
+  /**
+   * 门户状态
+   */
+  portalStatus?: string;
+  /**
+   * 登录次数
+   */
+  loginCount?: number;
+  /**
+   * 最近登录时间
+   */
+  lastLoginTime?: string;
+  /**
+   * 可见订单数
+   */
+  orderCount?: number;
+  /**
+   * 已推送订单数
+   */
+  pushedOrderCount?: number;
+  /**
+   * 推送次数
+   */
+  pushCount?: number;
+  /**
+   * 待发送消息数
+   */
+  pendingCount?: number;
+  /**
+   * 首次推送时间
+   */
+  firstPushTime?: string;
+  /**
+   * 最近推送时间
+   */
+  lastPushTime?: string;
+  /**
+   * 推送过
+   */
+  hasPush?: number;
+}
+
+/**
+ * 业绩分析（/blade-report/staffreport）
+ */
+export interface StaffReport extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 单据类型；字典 bill_type
+   */
+  billType?: string;
+  /**
+   * 单据
+   */
+  billId?: string;
+  /**
+   * 单据编号
+   */
+  billNo?: string;
+  /**
+   * 单据日期
+   */
+  billDate?: string;
+  /**
+   * 业务员；→ staff
+   */
+  staffId?: string;
+  /**
+   * 业务员编码
+   */
+  staffCode?: string;
+  /**
+   * 业务员姓名
+   */
+  staffName?: string;
+  /**
+   * 部门；→ dept
+   */
+  deptId?: string;
+  /**
+   * 部门名称
+   */
+  deptName?: string;
+  /**
+   * 客户；→ customer
+   */
+  customerId?: string;
+  /**
+   * 客户名称
+   */
+  bartererName?: string;
+  /**
+   * 仓库；→ depot
+   */
+  depotId?: string;
+  /**
+   * 商品；→ goods
+   */
+  commInfoId?: string;
+  /**
+   * 退货；字典 yes_no
+   */
+  isReturn?: number;
+  /**
+   * 数量；精确小数（字符串）
+   */
+  qty?: string;
+  /**
+   * 净销售额(不含税)；精确小数（字符串）
+   */
+  salesAmt?: string;
+  /**
+   * 税额；精确小数（字符串）
+   */
+  taxAmt?: string;
+  /**
+   * 净销售额；精确小数（字符串）
+   */
+  totalAmt?: string;
+  /**
+   * 成本；精确小数（字符串）
+   */
+  costAmt?: string;
+  /**
+   * 毛利；精确小数（字符串）
+   */
+  grossProfit?: string;
+  /**
+   * 名次
+   */
+  rank?: number;
+  /**
+   * 销售额；精确小数（字符串）
+   */
+  outAmt?: string;
+  /**
+   * 退货额；精确小数（字符串）
+   */
+  returnAmt?: string;
+  /**
+   * 毛利率%
+   */
+  grossMargin?: string;
+  /**
+   * 销售单数
+   */
+  billCount?: number;
+  /**
+   * 退货单数
+   */
+  returnBillCount?: number;
+  /**
+   * 成交客户数
+   */
+  customerCount?: number;
+  /**
+   * 单均销售额；精确小数（字符串）
+   */
+  avgBillAmt?: string;
+  /**
+   * 销售占比%
+   */
+  amountShare?: string;
+  /**
+   * 回款金额；精确小数（字符串）
+   */
+  receivedAmt?: string;
+  /**
+   * 收款单数
+   */
+  receiptCount?: number;
+}
+
+/**
  * 资产分类（/blade-assets/assetsclassify）
  */
 export interface AssetsClassify extends Partial<Omit<BaseRow, 'id'>> {
@@ -2580,6 +4526,196 @@ export interface BillRelation extends Partial<Omit<BaseRow, 'id'>> {
    * 目标单据编号
    */
   targetBillNo?: string;
+}
+
+/**
+ * 工作台（/blade-desk/index）
+ */
+export interface Dashboard extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 往来类型；字典 party_kind
+   */
+  kind?: string;
+  /**
+   * 往来单位ID
+   */
+  partyId?: string;
+  /**
+   * 应收余额；精确小数（字符串）
+   */
+  balance?: string;
+  /**
+   * 排名
+   */
+  rank?: number;
+  /**
+   * 客户；→ customer
+   */
+  customerId?: string;
+  /**
+   * 客户名称
+   */
+  customerName?: string;
+  /**
+   * 销售额(价税合计)；精确小数（字符串）
+   */
+  salesTotal?: string;
+  /**
+   * 已开票金额；精确小数（字符串）
+   */
+  invoicedAmt?: string;
+  /**
+   * 未开票金额；精确小数（字符串）
+   */
+  uninvoicedAmt?: string;
+  /**
+   * 单据资源
+   */
+  resource?: string;
+  /**
+   * 单据
+   */
+  billId?: string;
+  /**
+   * 单据类型；字典 bill_type
+   */
+  billType?: string;
+  /**
+   * 单据类型名称
+   */
+  billTypeName?: string;
+  /**
+   * 单据编号
+   */
+  billNo?: string;
+  /**
+   * 业务动作
+   */
+  actionName?: string;
+  /**
+   * 往来单位
+   */
+  partnerName?: string;
+  /**
+   * 金额；精确小数（字符串）
+   */
+  amount?: string;
+  /**
+   * 时间
+   */
+  actionTime?: string;
+  /**
+   * 操作人
+   */
+  userName?: string;
+  /**
+   * 月份
+   */
+  month?: string;
+  /**
+   * 销售收入(不含税)；精确小数（字符串）
+   */
+  salesAmt?: string;
+  /**
+   * 销售成本；精确小数（字符串）
+   */
+  costAmt?: string;
+  /**
+   * 毛利；精确小数（字符串）
+   */
+  grossProfit?: string;
+  /**
+   * 采购金额(不含税)；精确小数（字符串）
+   */
+  purchaseAmt?: string;
+  /**
+   * 采购额(价税合计)；精确小数（字符串）
+   */
+  purchaseTotal?: string;
+  /**
+   * 业务员；→ staff
+   */
+  staffId?: string;
+  /**
+   * 业务员姓名
+   */
+  staffName?: string;
+  /**
+   * 部门
+   */
+  deptName?: string;
+  /**
+   * 单据数
+   */
+  billCount?: number;
+  /**
+   * 本人；字典 yes_no
+   */
+  isSelf?: number;
+  /**
+   * 今日
+   */
+  today?: string;
+  /**
+   * 今日销售收入(不含税)；精确小数（字符串）
+   */
+  todaySalesAmt?: string;
+  /**
+   * 今日销售额(价税合计)；精确小数（字符串）
+   */
+  todaySalesTotal?: string;
+  /**
+   * 今日销售单数
+   */
+  todayBillCount?: number;
+  /**
+   * 本月销售收入(不含税)；精确小数（字符串）
+   */
+  monthSalesAmt?: string;
+  /**
+   * 本月销售额(价税合计)；精确小数（字符串）
+   */
+  monthSalesTotal?: string;
+  /**
+   * 本月销售单数
+   */
+  monthBillCount?: number;
+  /**
+   * 应收总额；精确小数（字符串）
+   */
+  arTotal?: string;
+  /**
+   * 欠款客户数
+   */
+  arCustomerCount?: number;
+  /**
+   * 应付总额；精确小数（字符串）
+   */
+  apTotal?: string;
+  /**
+   * 应付供应商数
+   */
+  apSupplierCount?: number;
+  /**
+   * 待审单据
+   */
+  pendingCount?: number;
+  /**
+   * 草稿单据
+   */
+  draftCount?: number;
+  /**
+   * 低于库存下限的商品
+   */
+  lowStockCount?: number;
+  /**
+   * 未读消息
+   */
+  unreadCount?: number;
 }
 
 /**
@@ -17128,6 +19264,21 @@ export interface Usertask extends Partial<Omit<BaseRow, 'id'>> {
 
 /** Resource name → entity type. */
 export interface Entities {
+  'ap-balance': ApBalance;
+  'ar-balance': ArBalance;
+  'barterer-invoice-ap': BartererInvoiceAp;
+  'barterer-invoice': BartererInvoice;
+  'business-analysis': BusinessAnalysis;
+  'cash-flow': CashFlow;
+  'customer-recommend-rank': CustomerRecommendRank;
+  'driver-report': DriverReport;
+  'inventory-analysis': InventoryAnalysis;
+  'purchase-analysis': PurchaseAnalysis;
+  'sales-analysis': SalesAnalysis;
+  'sales-profit': SalesProfit;
+  'sales-statistics': SalesStatistics;
+  'srm-login-report': SrmLoginReport;
+  'staff-report': StaffReport;
   'assets-classify': AssetsClassify;
   'assets-log': AssetsLog;
   'assets': Assets;
@@ -17173,6 +19324,7 @@ export interface Entities {
   'union-org': UnionOrg;
   'unit': Unit;
   'bill-relation': BillRelation;
+  'dashboard': Dashboard;
   'draft-bill': DraftBill;
   'notice': Notice;
   'pending-bill': PendingBill;

@@ -192,6 +192,7 @@ export interface ResourceFileSchema {
    */
   page?: "list" | "tree" | "card" | "dictionary";
   card?: Card;
+  dashboard?: Dashboard;
 }
 /**
  * This interface was referenced by `ResourceFileSchema`'s JSON-Schema
@@ -492,6 +493,11 @@ export interface List {
   selection?: boolean;
   summary?: boolean;
   /**
+   * Endpoint path (relative to api.base) answering the totals of the whole query (same search parameters) as one object: its fields fill the summary row instead of the sums of the rows on screen (a report's 合计 over every page, e.g. arlistsumtotal).
+   */
+  summaryEndpoint?: string;
+  chart?: Chart;
+  /**
    * A linkage expression on a row (see x-requiredIf): rows where it holds are shown bold (a statement's total lines).
    */
   strongIf?: {
@@ -554,6 +560,58 @@ export interface Column {
   hidden?: boolean;
   sortable?: boolean;
   ellipsis?: boolean;
+  /**
+   * Drill-down: clicking the figure opens a menu page (by its code) with its search preset from the row (e.g. a goods' sales amount → 销售明细查询 for that goods and period).
+   */
+  drill?: {
+    /**
+     * The target menu's code (menus.json).
+     */
+    menu: string;
+    /**
+     * Target search field → the row field (or, starting with $, the current search field) whose value presets it.
+     */
+    params: {
+      [k: string]: string;
+    };
+    /**
+     * A row field naming what was drilled into (the goods or customer name), shown on the target page above its rows with a button to drop the preset.
+     */
+    label?: string;
+  };
+}
+/**
+ * A report's chart above its table (echarts, loaded only on pages that have one). It draws the rows of `endpoint` (default: the rows of the table on screen) with the same search parameters.
+ *
+ * This interface was referenced by `ResourceFileSchema`'s JSON-Schema
+ * via the `definition` "chart".
+ */
+export interface Chart {
+  /**
+   * bar and line: one series per value field along the category axis; pie: the first value field's share per category.
+   */
+  type: "bar" | "line" | "pie";
+  /**
+   * The row field naming each bar, point or slice (goods name, month, customer).
+   */
+  category: string;
+  /**
+   * Row fields drawn as series (decimal strings); their titles come from the entity.
+   *
+   * @minItems 1
+   */
+  values: string[];
+  /**
+   * Endpoint path (relative to api.base) answering the chart's rows (a list, or a page whose records are used); default the table's rows.
+   */
+  endpoint?: string;
+  /**
+   * At most this many categories (the first rows); a pie gathers the rest into 其他.
+   */
+  limit?: number;
+  height?: number;
+  title?: string;
+  titleEn?: string;
 }
 /**
  * This interface was referenced by `ResourceFileSchema`'s JSON-Schema
@@ -1155,4 +1213,54 @@ export interface Card {
    */
   emptyText?: string;
   emptyTextEn?: string;
+}
+/**
+ * A dashboard (the home page's 工作台): figure cards from one endpoint, then panels, each a small table or a chart of one endpoint's rows; a card or panel with `menu` opens that report page.
+ *
+ * This interface was referenced by `ResourceFileSchema`'s JSON-Schema
+ * via the `definition` "dashboard".
+ */
+export interface Dashboard {
+  stats?: {
+    /**
+     * Endpoint path answering one object whose fields the cards show.
+     */
+    endpoint: string;
+    /**
+     * @minItems 1
+     */
+    items: {
+      field: string;
+      format?: "money" | "quantity" | "integer";
+      /**
+       * Menu code the card opens.
+       */
+      menu?: string;
+    }[];
+  };
+  /**
+   * @minItems 1
+   */
+  panels: {
+    title: string;
+    titleEn?: string;
+    /**
+     * Endpoint path answering the panel's rows (an array, or a page whose records are used).
+     */
+    endpoint: string;
+    /**
+     * Width in 24ths of the row on a wide screen (full width on a narrow one).
+     */
+    span?: number;
+    /**
+     * Menu code of the report behind the panel (its 更多 link).
+     */
+    menu?: string;
+    /**
+     * A small table of these fields.
+     */
+    columns?: (FieldRef | Column)[];
+    chart?: Chart;
+    height?: number;
+  }[];
 }

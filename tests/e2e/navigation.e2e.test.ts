@@ -62,15 +62,15 @@ describe('menus, search and routes', () => {
 
   test('a menu page renders the clear placeholder naming the menu and path; the title follows the tab', async () => {
     const { page } = browser;
-    // A leaf whose page is not built yet (统计分析 → 采购分析, reports); pick another when it is.
-    await openFromSidebar(page, 'purchaseAnalysis');
-    await page.waitForURL(/\/analysis\/purchase$/);
+    // A leaf whose page is not built yet (营销管理 → 营销分析, marketing); pick another when it is.
+    await openFromSidebar(page, 'marketingAnalysis');
+    await page.waitForURL(/\/marketing\/analysis$/);
     const placeholder = page.locator('[data-testid=page-placeholder]:visible');
     await expect(placeholder.innerText()).resolves.toContain('页面尚未构建');
-    await expect(placeholder.innerText()).resolves.toContain('/analysis/purchase');
-    await expect(placeholder.innerText()).resolves.toContain('采购分析');
-    expect(await activeTabLabel(page)).toBe('采购分析');
-    await expect.poll(() => page.title()).toContain('采购分析');
+    await expect(placeholder.innerText()).resolves.toContain('/marketing/analysis');
+    await expect(placeholder.innerText()).resolves.toContain('营销分析');
+    expect(await activeTabLabel(page)).toBe('营销分析');
+    await expect.poll(() => page.title()).toContain('营销分析');
   });
 
   test('the History tag opens the history path', async () => {

@@ -62,6 +62,28 @@ describe('schema lint', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   }, 60_000);
 
+  it('checks a report: chart fields and endpoint, totals endpoint, drill-down menu and fields', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lint-'));
+    fs.cpSync(path.join(root, 'schemas'), dir, { recursive: true });
+    const file = path.join(dir, 'analysis/sales-analysis.json');
+    const data = JSON.parse(fs.readFileSync(file, 'utf8'));
+    data.list.chart.values = ['totalAmt', 'noSuchFigure'];
+    data.list.chart.endpoint = 'noSuchChartCall';
+    data.list.summaryEndpoint = 'noSuchTotals';
+    const drilled = data.list.columns.find((c: { drill?: unknown }) => c.drill);
+    drilled.drill.menu = 'noSuchMenu';
+    drilled.drill.label = 'noSuchName';
+    fs.writeFileSync(file, JSON.stringify(data, null, 2));
+    const { status, out } = lint(dir);
+    expect(status).toBe(1);
+    expect(out).toMatch(/sales-analysis\.json:\d+: 图表字段 noSuchFigure 不在实体中/);
+    expect(out).toMatch(/sales-analysis\.json:\d+: 图表接口 noSuchChartCall 不在 api\.endpoints 中/);
+    expect(out).toMatch(/sales-analysis\.json:\d+: 合计接口 noSuchTotals 不在 api\.endpoints 中/);
+    expect(out).toMatch(/sales-analysis\.json:\d+: 菜单编码 noSuchMenu 不存在/);
+    expect(out).toMatch(/sales-analysis\.json:\d+: 钻取字段 noSuchName 不在实体中/);
+    fs.rmSync(dir, { recursive: true, force: true });
+  }, 60_000);
+
   it('wants an English placeholder beside every Chinese one', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lint-'));
     fs.cpSync(path.join(root, 'schemas'), dir, { recursive: true });

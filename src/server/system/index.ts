@@ -28,6 +28,7 @@ import { registerPeriodHandlers } from '../finance/periods.ts';
 import { registerStatementHandlers } from '../finance/statements.ts';
 import { registerBillQueueHandlers } from '../desk/bill-queue.ts';
 import { registerPartnerReportHandlers } from '../finance/partner-reports.ts';
+import { registerReportHandlers } from '../reports/index.ts';
 import { registerOwnSupplierHandlers } from '../purchase/own.ts';
 import { registerSupplementImport } from '../finance/supplement-import.ts';
 import { registerOpeningImport } from '../finance/opening-import.ts';
@@ -59,6 +60,7 @@ export function registerSystemHandlers(services: Services) {
   registerStatementHandlers(services);
   registerBillQueueHandlers(services);
   registerPartnerReportHandlers(services);
+  registerReportHandlers(services);
   registerOwnSupplierHandlers(services);
   registerSupplementImport(services);
   registerOpeningImport(services);

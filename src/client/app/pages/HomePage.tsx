@@ -1,3 +1,4 @@
+import { lazy, Suspense } from 'react';
 import { Avatar, Card, Col, Descriptions, Empty, Flex, Row, Typography, theme } from 'antd';
 import UserOutlined from '@ant-design/icons/es/icons/UserOutlined';
 import { useFavourites } from '../../store/favourites.ts';
@@ -7,10 +8,15 @@ import { MenuIcon } from '../menu/MenuIcon.tsx';
 import { leavesOf } from '../menu/menuTree.ts';
 import { useOpenMenu, useVisibleMenus } from '../menu/useMenus.ts';
 import { useOpenFavourite } from '../layout/favourites/useFavouriteActions.ts';
+import { useResource } from '../../renderer/common/useResource.ts';
+
+// The dashboard (schemas/desk/dashboard.json) and its charts load after the welcome card.
+const DashboardView = lazy(() => import('../../renderer/page/DashboardView.tsx'));
 
 /**
- * Welcome page (/wel/home/index): who is signed in, their favourites and the modules they can
- * open. The statistics dashboard of the spec comes with the analysis issue.
+ * Home page (/wel/home/index): who is signed in, the dashboard of the spec (figure cards, top-10
+ * lists, twelve months of sales and purchases, recent business; schemas/desk/dashboard.json), their
+ * favourites and the modules they can open.
  */
 export default function HomePage() {
   const t = useT();
@@ -22,6 +28,7 @@ export default function HomePage() {
   const favourites = useFavourites((s) => s.items);
   const openMenu = useOpenMenu();
   const openFavourite = useOpenFavourite();
+  const dashboard = useResource('dashboard').resource;
   const name = user?.realName || user?.real_name || user?.account || '';
 
   return (
@@ -48,6 +55,11 @@ export default function HomePage() {
           />
         </Flex>
       </Card>
+      {dashboard?.dashboard && (
+        <Suspense fallback={null}>
+          <DashboardView resource={dashboard} />
+        </Suspense>
+      )}
       <Card title={t('home.favourites')} size="small">
         {favourites.length === 0 ? (
           <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('fav.empty')} />

@@ -26,6 +26,7 @@ export type FormFieldDef = Meta.FormField;
 
 export type ActionDef = Meta.Action;
 export type ListBlock = Meta.List;
+export type ChartDef = Meta.Chart;
 export type DetailTabDef = Meta.DetailTab;
 export type CardBlock = Meta.Card;
 /** The object form of a card section's field. */

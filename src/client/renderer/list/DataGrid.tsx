@@ -40,6 +40,10 @@ export interface DataGridProps {
   showIndex?: boolean;
   selectable?: boolean;
   summary?: boolean;
+  /** Totals of the whole query from the server (list.summaryEndpoint); else the rows on screen are summed. */
+  totals?: Row;
+  /** Opens the page a figure drills down to. */
+  onDrill?(column: ColumnDef, row: Row): void;
   /** Buttons of a row; with `actionLabels` (widest set) the actions column shows. */
   rowButtons?: (row: Row) => RowButton[];
   actionLabels?: string[];
@@ -94,6 +98,8 @@ export function DataGrid(props: DataGridProps) {
     showIndex = true,
     selectable = true,
     summary,
+    totals,
+    onDrill,
     rowButtons,
   } = props;
   const { actionLabels, actionsWidth, stateKey, titles, currentRowId, style } = props;
@@ -123,6 +129,7 @@ export function DataGrid(props: DataGridProps) {
   context.rowButtons = rowButtons ?? (() => []);
   context.currentRowId = currentRowId;
   context.strongIf = resource.list?.strongIf as Expr | undefined;
+  context.drill = onDrill;
 
   const showActions = Boolean(rowButtons && actionLabels?.length);
   const columnDefs = useMemo<ColDef<Row>[]>(() => {
@@ -151,9 +158,10 @@ export function DataGrid(props: DataGridProps) {
     [summary, columns, resource],
   );
   const pinnedBottom = useMemo(() => {
+    if (totals && summaryFields.length) return [Object.fromEntries(summaryFields.map((f) => [f, totals[f] ?? '']))];
     const sums = summaryRow(rows, summaryFields);
     return sums ? [sums] : undefined;
-  }, [rows, summaryFields]);
+  }, [rows, summaryFields, totals]);
 
   useEffect(() => {
     apiRef.current?.refreshCells({ columns: showIndex ? ['__index'] : [], force: true });

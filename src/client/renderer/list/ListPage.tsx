@@ -1,5 +1,6 @@
-import { useCallback, useMemo, useState, type ReactNode } from 'react';
-import { Flex, Pagination, theme } from 'antd';
+import { lazy, Suspense, useCallback, useMemo, useState, type ReactNode } from 'react';
+import { Alert, Flex, Pagination, theme } from 'antd';
+import { useLocation } from 'react-router';
 import type { GridApi } from 'ag-grid-community';
 import type { QueryValue } from '../../api/http.ts';
 import type { ResourceFile } from '../../../shared/resource.ts';
@@ -18,8 +19,12 @@ import { exportRows, transferEndpoint } from './transfer.ts';
 import { useActionRunner } from './useActionRunner.tsx';
 import { recordActionLabels, recordRowButtons } from './rowButtons.ts';
 import { useListData } from './useListData.ts';
+import { drillPreset, useDrill } from './drill.ts';
 
 export const PAGE_SIZES = [10, 30, 50, 100, 200];
+
+// echarts comes only with a page that has a chart.
+const ReportChart = lazy(() => import('./ReportChart.tsx'));
 
 export interface ListPageProps {
   resource: ResourceFile;
@@ -60,8 +65,16 @@ export default function ListPage(props: ListPageProps) {
   const columns = useMemo(() => props.columns ?? listColumnsOf(resource), [props.columns, resource]);
   const searchDefs = useMemo(() => searchFieldsOf(resource), [resource]);
   const initialSearch = useMemo(() => initialSearchValues(searchDefs), [searchDefs]);
-  const data = useListData({ resource, endpointPath, fixedParams, enabled, pageSize });
+  // A page opened by a drill-down starts with the row's figure as its filter, until dropped.
+  const location = useLocation();
+  const [preset, setPreset] = useState(() => drillPreset(location.search));
+  const listParams = useMemo(
+    () => (Object.keys(preset.params).length ? { ...fixedParams, ...preset.params } : fixedParams),
+    [fixedParams, preset],
+  );
+  const data = useListData({ resource, endpointPath, fixedParams: listParams, enabled, pageSize, summaryPath: list.summary ? list.summaryEndpoint : undefined });
   const { query, setFilters, reload } = data;
+  const drill = useDrill(query.filters);
   const caps = useListCapabilities(resource);
   const [selected, setSelected] = useState<Row[]>([]);
   const [dialog, setDialog] = useState<RecordDialogState | undefined>();
@@ -83,7 +96,9 @@ export default function ListPage(props: ListPageProps) {
   );
   const actionLabels = useMemo(() => recordActionLabels({ caps, t, label }), [caps, t, label]);
 
-  const fill = props.gridHeight === undefined;
+  // A report with a chart scrolls as a page (chart above a grid of fixed height); other lists fill the page.
+  const REPORT_GRID_HEIGHT = 440;
+  const fill = props.gridHeight === undefined && !list.chart;
   return (
     <Flex
       vertical
@@ -105,6 +120,16 @@ export default function ListPage(props: ListPageProps) {
           onSearch={(values) => setFilters(toFilterParams(resource, searchDefs, values))}
         />
       )}
+      {Object.keys(preset.params).length > 0 && (
+        <Alert
+          type="info"
+          showIcon
+          closable={{ onClose: () => setPreset({ params: {} }) }}
+          style={{ marginBottom: 8 }}
+          title={t('list.drilled', { what: preset.label ?? '' })}
+          data-testid="drill-preset"
+        />
+      )}
       <ListToolbar
         resource={resource}
         title={title}
@@ -117,12 +142,17 @@ export default function ListPage(props: ListPageProps) {
         onAdd={() => setDialog({ mode: 'add', initial: addPreset })}
         onDelete={() => runner.remove(selected, true)}
         onAction={(action) => runner.run(action, selected)}
-        onExport={() => exportRows(resource, exportEndpoint!, { ...query.filters, ...fixedParams })}
+        onExport={() => exportRows(resource, exportEndpoint!, { ...query.filters, ...listParams })}
         onImported={reload}
         onRefresh={reload}
         right={<ColumnSettings api={gridApi} version={columnsVersion} onReset={() => setResetSignal((n) => n + 1)} />}
       />
-      <div style={fill ? { flex: '1 1 auto', minHeight: 300 } : { height: props.gridHeight }}>
+      {list.chart && (
+        <Suspense fallback={<div style={{ height: (list.chart.height ?? 280) + 58 }} />}>
+          <ReportChart resource={resource} chart={list.chart} rows={data.rows} filters={{ ...query.filters, ...listParams }} />
+        </Suspense>
+      )}
+      <div style={fill ? { flex: '1 1 auto', minHeight: 300 } : { height: props.gridHeight ?? REPORT_GRID_HEIGHT, flex: 'none' }}>
         <DataGrid
           resource={resource}
           columns={columns}
@@ -132,6 +162,8 @@ export default function ListPage(props: ListPageProps) {
           showIndex={list.index !== false}
           selectable={list.selection !== false}
           summary={list.summary}
+          totals={data.totals}
+          onDrill={drill}
           rowButtons={rowButtons}
           actionLabels={actionLabels}
           actionsWidth={list.rowActionsWidth}

@@ -8,6 +8,7 @@ import type { Row } from '../common/params.ts';
 import type { DictEntry } from '../common/useDictionary.ts';
 import { fieldOf, type ColumnDef } from '../common/views.ts';
 import { ValueCell } from './cells.tsx';
+import { drillable } from './drill.ts';
 import type { SavedColumn } from './columnState.ts';
 
 export const INDEX_COL = '__index';
@@ -16,6 +17,8 @@ export const ACTIONS_COL = '__actions';
 /** Grid context: what cell callbacks need beyond the row (page offset for the index column). */
 export interface GridContext {
   offset: number;
+  /** Opens the page a figure drills down to (column.drill). */
+  drill?(column: ColumnDef, row: Row): void;
 }
 
 /** Width from the declared one, else from the title and kind (CJK characters are wide). */
@@ -89,7 +92,18 @@ export function buildDataColumns({
       headerClass: numeric || column.align === 'right' ? 'ag-right-aligned-header' : undefined,
       tooltip: column.ellipsis ? (p) => formatCell(field, column, p.value, dictionary) : undefined,
     };
-    if (needsRenderer(column, dictionary)) {
+    if (column.drill) {
+      // A figure that drills down is a link, except in the summary row (it sums many groups).
+      def.cellRenderer = (p: ICellRendererParams<Row>) => {
+        const text = formatCell(field, column, p.value, dictionary);
+        if (p.node?.rowPinned || !p.data || !drillable(column, p.data)) return text;
+        return (
+          <a className="erp-drill" onClick={() => (p.context as GridContext).drill?.(column, p.data!)}>
+            {text}
+          </a>
+        );
+      };
+    } else if (needsRenderer(column, dictionary)) {
       def.cellRenderer = (p: ICellRendererParams<Row>) => (
         <ValueCell field={field} column={column} value={p.value} dictionary={dictionary} />
       );

@@ -54,14 +54,17 @@ interface Options {
   fixedParams?: Record<string, QueryValue>;
   enabled?: boolean;
   pageSize: number;
+  /** An endpoint answering the totals of the whole query (list.summaryEndpoint). */
+  summaryPath?: string;
 }
 
 /** Server paging, sorting and filtering of one list; stale answers are dropped. */
-export function useListData({ resource, endpointPath, fixedParams, enabled = true, pageSize }: Options) {
+export function useListData({ resource, endpointPath, fixedParams, enabled = true, pageSize, summaryPath }: Options) {
   const endpoint = useMemo(() => listEndpointOf(resource, endpointPath), [resource, endpointPath]);
   const [query, setQuery] = useState<ListQuery>({ current: 1, size: pageSize, sort: [], filters: {} });
   const [answer, setAnswer] = useState<RowsAnswer>({ rows: [], total: 0 });
   const [loading, setLoading] = useState(false);
+  const [totals, setTotals] = useState<Row | undefined>();
   const [reloadCount, setReloadCount] = useState(0);
   const sequence = useRef(0);
   const fixedKey = JSON.stringify(fixedParams ?? {});
@@ -108,6 +111,24 @@ export function useListData({ resource, endpointPath, fixedParams, enabled = tru
     );
   }, [resource, endpoint, enabled, query, fixedKey, reloadCount]);
 
+  // The totals depend on the search only, not on the page or the sort.
+  const filtersKey = JSON.stringify(query.filters);
+  useEffect(() => {
+    if (!summaryPath || !enabled) {
+      setTotals(undefined);
+      return undefined;
+    }
+    let active = true;
+    const params = { ...(JSON.parse(filtersKey) as Record<string, QueryValue>), ...(JSON.parse(fixedKey) as Record<string, QueryValue>) };
+    http.get<Row | null>(endpointUrl(resource, summaryPath), params, { silent: true }).then(
+      (data) => active && setTotals(data ?? undefined),
+      () => active && setTotals(undefined),
+    );
+    return () => {
+      active = false;
+    };
+  }, [resource, summaryPath, enabled, filtersKey, fixedKey, reloadCount]);
+
   const setPage = useCallback((current: number, size: number) => setQuery((q) => ({ ...q, current, size })), []);
   const setSort = useCallback((sort: SortKey[]) => setQuery((q) => ({ ...q, sort, current: 1 })), []);
   const setFilters = useCallback(
@@ -116,5 +137,5 @@ export function useListData({ resource, endpointPath, fixedParams, enabled = tru
   );
   const reload = useCallback(() => setReloadCount((n) => n + 1), []);
 
-  return { endpoint, query, rows: answer.rows, total: answer.total, loading, setPage, setSort, setFilters, reload };
+  return { endpoint, query, rows: answer.rows, total: answer.total, totals, loading, setPage, setSort, setFilters, reload };
 }

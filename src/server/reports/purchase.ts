@@ -1,0 +1,214 @@
+/**
+ * Purchase analysis (采购分析): posted purchase inbound and return lines (view
+ * erp_purchase_analysis; returns are negative on the bills themselves) summed in SQL per goods,
+ * category, supplier, warehouse or month, exact on both databases. Meanings of every figure are
+ * in schemas/analysis/purchase-analysis.json.
+ */
+import { sql, type RawBuilder } from 'kysely';
+import type { Services } from '../services.ts';
+import { mustCaller, type Ctx } from '../http/context.ts';
+import type { Row } from '../engine/store.ts';
+import type { Model } from '../engine/model.ts';
+import { badRequest } from '../errors.ts';
+import { fillLookups } from '../engine/lookups.ts';
+import { tenantPlaces } from '../engine/document/context.ts';
+import { Dec, fixed, type Decimal, type Places } from '../../shared/money/index.ts';
+import { valueParam } from '../system/params.ts';
+import { lastDayOf, periodOf, validDay, type Period } from './period.ts';
+import { countOf, decimalReader, idParam, inTree, pageOf, percent, periodConditions, ratio, sortRows, textOf, viewPage, whereOf } from './report-rows.ts';
+
+type GroupBy = 'goods' | 'classify' | 'supplier' | 'depot' | 'month';
+const GROUP_SQL: Record<GroupBy, string> = {
+  goods: 'comm_info_id',
+  classify: 'classify_id',
+  supplier: 'supplier_id',
+  depot: 'depot_id',
+  month: 'substr(bill_date, 1, 7)',
+};
+/** The search form sends the Chinese names (its select shows the enum as it is). */
+const GROUP_NAMES: Record<string, GroupBy> = { 商品: 'goods', 商品分类: 'classify', 分类: 'classify', 供应商: 'supplier', 仓库: 'depot', 月份: 'month' };
+
+interface Figures {
+  key: string;
+  billCount: number;
+  returnBillCount: number;
+  goodsCount: number;
+  supplierCount: number;
+  inQty: Decimal;
+  returnQty: Decimal;
+  inAmt: Decimal;
+  returnAmt: Decimal;
+  totalAmt: Decimal;
+  purchaseAmt: Decimal;
+  taxAmt: Decimal;
+  lastPurchaseDate: string | null;
+}
+
+function groupByOf(ctx: Ctx): GroupBy {
+  const raw = (valueParam(ctx, 'groupBy') ?? 'goods').trim();
+  const by = (raw in GROUP_SQL ? raw : GROUP_NAMES[raw]) as GroupBy | undefined;
+  if (!by) throw badRequest('groupBy 只能是 goods（商品）、classify（商品分类）、supplier（供应商）、depot（仓库）或 month（月份）', { fieldErrors: { groupBy: '汇总维度不正确' } });
+  return by;
+}
+
+/** The filters every purchase-analysis call takes, as SQL over the view (the tenant is added by the caller). */
+function filtersOf(ctx: Ctx, tenantId: string, period: Period): RawBuilder<unknown>[] {
+  const out = periodConditions('bill_date', period);
+  for (const [name, column] of [['supplierId', 'supplier_id'], ['depotId', 'depot_id'], ['commInfoId', 'comm_info_id'], ['staffId', 'staff_id']] as const) {
+    const id = idParam(ctx, name);
+    if (id) out.push(sql`${sql.ref(column)} = ${id}`);
+  }
+  const classifyId = idParam(ctx, 'classifyId');
+  if (classifyId) out.push(inTree('classify_id', 'erp_comm_classify', tenantId, classifyId));
+  const natureId = idParam(ctx, 'natureId');
+  if (natureId && natureId !== '-1') out.push(inTree('supplier_nature_id', 'erp_supplier_nature', tenantId, natureId));
+  const name = valueParam(ctx, 'bartererName')?.trim();
+  if (name) out.push(sql`supplier_id in (select s.id from erp_supplier s where s.tenant_id = ${tenantId} and s.barterer_name like ${`%${name}%`})`);
+  return out;
+}
+
+/** Σ over the view per group (or over everything when `by` is absent), in one statement. */
+async function aggregate(services: Services, tenantId: string, conditions: RawBuilder<unknown>[], by?: GroupBy): Promise<Figures[]> {
+  const key = by ? sql.raw(GROUP_SQL[by]) : sql`''`;
+  const groupBy = by ? sql` group by ${sql.raw(GROUP_SQL[by])}` : sql``;
+  const result = await sql<Record<string, unknown>>`select ${key} as k,
+      count(distinct case when is_return = 1 then bill_id end) as bill_count,
+      count(distinct case when is_return = 2 then bill_id end) as return_bill_count,
+      count(distinct comm_info_id) as goods_count,
+      count(distinct supplier_id) as supplier_count,
+      sum(case when is_return = 1 then base_qty else 0 end) as in_qty,
+      sum(case when is_return = 2 then 0 - base_qty else 0 end) as return_qty,
+      sum(case when is_return = 1 then total_amt else 0 end) as in_amt,
+      sum(case when is_return = 2 then 0 - total_amt else 0 end) as return_amt,
+      sum(total_amt) as total_amt,
+      sum(purchase_amt) as purchase_amt,
+      sum(tax_amt) as tax_amt,
+      max(case when is_return = 1 then bill_date end) as last_date,
+      count(*) as line_count
+    from erp_purchase_analysis where ${whereOf([sql`tenant_id = ${tenantId}`, sql`is_deleted = 0`, ...conditions])}${groupBy}`.execute(services.store.db);
+  const dec = decimalReader(services);
+  return result.rows
+    .filter((r) => countOf(r.line_count) > 0)
+    .map((r) => ({
+      key: textOf(r.k) ?? '',
+      billCount: countOf(r.bill_count),
+      returnBillCount: countOf(r.return_bill_count),
+      goodsCount: countOf(r.goods_count),
+      supplierCount: countOf(r.supplier_count),
+      inQty: dec(r.in_qty),
+      returnQty: dec(r.return_qty),
+      inAmt: dec(r.in_amt),
+      returnAmt: dec(r.return_amt),
+      totalAmt: dec(r.total_amt),
+      purchaseAmt: dec(r.purchase_amt),
+      taxAmt: dec(r.tax_amt),
+      lastPurchaseDate: textOf(r.last_date)?.slice(0, 10) ?? null,
+    }));
+}
+
+const ZERO: Figures = (() => {
+  const z = new Dec(0);
+  return { key: '', billCount: 0, returnBillCount: 0, goodsCount: 0, supplierCount: 0, inQty: z, returnQty: z, inAmt: z, returnAmt: z, totalAmt: z, purchaseAmt: z, taxAmt: z, lastPurchaseDate: null };
+})();
+
+/** The figures as the wire shows them; average prices only where one goods' quantities add up. */
+function present(f: Figures, places: Places, withPrices: boolean, whole?: Decimal): Row {
+  const baseQty = f.inQty.minus(f.returnQty);
+  return {
+    billCount: f.billCount,
+    returnBillCount: f.returnBillCount,
+    goodsCount: f.goodsCount,
+    supplierCount: f.supplierCount,
+    inQty: fixed(f.inQty, places.quantity),
+    returnQty: fixed(f.returnQty, places.quantity),
+    baseQty: fixed(baseQty, places.quantity),
+    inAmt: fixed(f.inAmt, places.amount),
+    returnAmt: fixed(f.returnAmt, places.amount),
+    totalAmt: fixed(f.totalAmt, places.amount),
+    purchaseAmt: fixed(f.purchaseAmt, places.amount),
+    taxAmt: fixed(f.taxAmt, places.amount),
+    avgPrice: withPrices ? ratio(f.purchaseAmt, baseQty, places.price) : null,
+    avgTaxPrice: withPrices ? ratio(f.totalAmt, baseQty, places.price) : null,
+    returnRate: percent(f.returnAmt, f.inAmt),
+    ...(whole ? { amountShare: percent(f.totalAmt, whole) } : {}),
+    lastPurchaseDate: f.lastPurchaseDate,
+  };
+}
+
+/** Totals of a whole query: no average price (quantities of different goods do not add up). */
+function totals(f: Figures, places: Places): Row {
+  const { avgPrice: _price, avgTaxPrice: _taxPrice, ...figures } = present(f, places, false);
+  void _price;
+  void _taxPrice;
+  return figures;
+}
+
+export function registerPurchaseReportHandlers(services: Services) {
+  const { store } = services;
+
+  /** The dimension's own fields of each group row (ids, then codes and names through the schema's lookups). */
+  async function describeGroups(tenantId: string, model: Model, by: GroupBy, rows: Row[]): Promise<void> {
+    const keys = rows.map((r) => String(r.groupKey)).filter(Boolean);
+    if (by === 'goods') {
+      const goods = new Map((keys.length ? await store.find(services.m('goods'), tenantId, { where: { id: keys } }) : []).map((g) => [String(g.id), g]));
+      for (const r of rows) Object.assign(r, { commInfoId: r.groupKey, unitId: goods.get(String(r.groupKey))?.unitId ?? null, classifyId: goods.get(String(r.groupKey))?.classifyId ?? null });
+    } else if (by === 'classify') for (const r of rows) r.classifyId = r.groupKey || null;
+    else if (by === 'supplier') {
+      const suppliers = new Map((keys.length ? await store.find(services.m('supplier'), tenantId, { where: { id: keys } }) : []).map((s) => [String(s.id), s]));
+      for (const r of rows) {
+        const s = suppliers.get(String(r.groupKey));
+        Object.assign(r, { supplierId: r.groupKey, supplierNatureId: s?.natureId ?? null, contactPerson: s?.contactPerson ?? null, telephone: s?.telephone ?? null });
+      }
+    } else if (by === 'depot') for (const r of rows) r.depotId = r.groupKey;
+    else for (const r of rows) r.month = r.groupKey;
+    await fillLookups(services, model, tenantId, rows);
+    for (const r of rows) {
+      const [code, name] =
+        by === 'goods' ? [r.commInfoCode, r.commInfoName]
+        : by === 'classify' ? [null, r.classifyName || '未分类']
+        : by === 'supplier' ? [r.bartererCode, r.bartererName]
+        : by === 'depot' ? [r.depotCode, r.depotName]
+        : [null, r.month];
+      r.groupCode = code || null;
+      r.groupName = name || null;
+    }
+  }
+
+  async function analysis(ctx: Ctx, model: Model, by: GroupBy): Promise<Row> {
+    const caller = mustCaller(ctx);
+    const places = await tenantPlaces(services, caller.tenantId);
+    const period = periodOf(ctx);
+    const conditions = filtersOf(ctx, caller.tenantId, period);
+    const groups = await aggregate(services, caller.tenantId, conditions, by);
+    // The totals come from SQL over the whole query: a bill or goods in two groups counts once.
+    const overall = (await aggregate(services, caller.tenantId, conditions))[0] ?? ZERO;
+    const rows = groups.map((g) => ({ id: g.key || '-', groupBy: by, groupKey: g.key, ...present(g, places, by === 'goods', overall.totalAmt) }) as Row);
+    await describeGroups(caller.tenantId, model, by, rows);
+    sortRows(ctx, rows, { field: 'totalAmt', dir: -1 }, 'groupKey');
+    const summary = { groupCount: rows.length, ...totals(overall, places) };
+    return pageOf(ctx, rows, { summary, groupBy: by, dateFrom: period.from ?? null, dateTo: period.to ?? null });
+  }
+
+  services.register('purchaseAnalysis.list', async (ctx, model) => analysis(ctx, model, groupByOf(ctx)));
+  services.register('purchaseAnalysis.bySupplier', async (ctx, model) => analysis(ctx, model, 'supplier'));
+
+  services.register('purchaseAnalysis.detail', async (ctx, model) => {
+    const caller = mustCaller(ctx);
+    const places = await tenantPlaces(services, caller.tenantId);
+    const period = periodOf(ctx);
+    const conditions = filtersOf(ctx, caller.tenantId, period);
+    const month = valueParam(ctx, 'month')?.trim();
+    if (month) {
+      if (!/^\d{4}-\d{2}$/.test(month) || !validDay(`${month}-01`)) throw badRequest('月份格式应为 yyyy-MM', { fieldErrors: { month: '月份格式应为 yyyy-MM' } });
+      conditions.push(...periodConditions('bill_date', { from: `${month}-01`, to: lastDayOf(month) }));
+    }
+    const isReturn = valueParam(ctx, 'isReturn', 'isReturn_equal')?.trim();
+    if (isReturn) {
+      if (isReturn !== '1' && isReturn !== '2') throw badRequest('isReturn 只能是 1（入库）或 2（退货）');
+      conditions.push(sql`is_return = ${Number(isReturn)}`);
+    }
+    const page = await viewPage(ctx, services, model, caller.tenantId, conditions, 'bill_date desc, bill_no desc, id asc');
+    const [all] = await aggregate(services, caller.tenantId, conditions);
+    return { ...page, summary: { lineCount: page.total, ...totals(all ?? ZERO, places) }, dateFrom: period.from ?? null, dateTo: period.to ?? null };
+  });
+}

@@ -1,0 +1,425 @@
+/**
+ * Sales reports (销售分析, 客户分类销售, 销售毛利): posted sales-outs, sales returns, retail sales and
+ * retail returns (returns negative), summed in SQL over the view erp_sales_analysis (one row per
+ * posted line) — exact on both databases: SQLite keeps decimals as integers scaled by 10^6, so SUM
+ * stays exact; PostgreSQL sums numeric. Meanings of every figure are in schemas/analysis/sales-*.json.
+ */
+import { sql, type RawBuilder } from 'kysely';
+import type { Services } from '../services.ts';
+import type { Model } from '../engine/model.ts';
+import { STORAGE_SCALE } from '../engine/model.ts';
+import type { Row } from '../engine/store.ts';
+import { mustCaller, type Ctx } from '../http/context.ts';
+import { badRequest } from '../errors.ts';
+import { fillLookups } from '../engine/lookups.ts';
+import { parsePaging, parseSort } from '../engine/query.ts';
+import { formatFigures, tenantPlaces } from '../engine/document/context.ts';
+import { Dec, fixed, type Decimal, type Places } from '../../shared/money/index.ts';
+import { toField } from '../../shared/resource.ts';
+import { valueParam } from '../system/params.ts';
+import { addDays, lastDayOf, periodOf, type Period } from './period.ts';
+
+export const LINES = 'erp_sales_analysis';
+const SCALE = new Dec(10).pow(STORAGE_SCALE);
+/** The key of "no customer / salesperson / department" (walk-in retail, a bill without one). */
+export const NONE = '0';
+const ROOT = '0';
+
+/** What a call narrows the posted bills to. */
+export interface SalesFilter {
+  period: Period;
+  customerId?: string;
+  staffId?: string;
+  deptId?: string;
+  depotId?: string;
+  billType?: string;
+  settlementId?: string;
+  commInfoId?: string;
+  /** The goods categories kept (a category and its sub-categories); undefined: all. */
+  classifyIds?: string[];
+}
+
+/** A filter's value under its name or name_equal (the search form sends either). */
+export function filterParam(ctx: Ctx, name: string): string | undefined {
+  return valueParam(ctx, name, `${name}_equal`)?.trim() || undefined;
+}
+
+/** id → parent id of a tree resource's rows (goods categories, customer categories). */
+export async function treeOf(services: Services, tenantId: string, resource: string): Promise<Map<string, string>> {
+  const model = services.m(resource);
+  const parentField = model.tree!.parentField;
+  const rows = await services.store.find(model, tenantId);
+  return new Map(rows.map((r) => [String(r.id), String(r[parentField] ?? ROOT)]));
+}
+
+/** The child of `top` whose subtree holds `node` (top itself for node = top); undefined when outside. */
+export function childUnder(parents: Map<string, string>, node: string, top: string): string | undefined {
+  if (node === top) return top;
+  let current = node;
+  for (let depth = 0; depth < 64; depth++) {
+    const parent = parents.get(current);
+    if (parent === undefined) return undefined;
+    if (parent === top) return current;
+    current = parent;
+  }
+  return undefined;
+}
+
+export async function salesFilter(services: Services, ctx: Ctx, tenantId: string): Promise<SalesFilter> {
+  const f: SalesFilter = { period: periodOf(ctx) };
+  for (const name of ['customerId', 'staffId', 'deptId', 'depotId', 'billType', 'settlementId', 'commInfoId'] as const) f[name] = filterParam(ctx, name);
+  const classifyId = filterParam(ctx, 'classifyId');
+  if (classifyId && classifyId !== ROOT) {
+    const tree = await treeOf(services, tenantId, 'goods-category');
+    f.classifyIds = [...tree.keys()].filter((id) => childUnder(tree, id, classifyId) !== undefined);
+    if (!tree.has(classifyId)) f.classifyIds.push(classifyId);
+  }
+  return f;
+}
+
+const HEAD_COLUMNS = [['customerId', 'customer_id'], ['staffId', 'staff_id'], ['deptId', 'dept_id'], ['depotId', 'depot_id'], ['billType', 'bill_type'], ['settlementId', 'settlement_id']] as const;
+
+/**
+ * The WHERE of a filter over a sales view. Goods filters apply to the lines view directly, and to
+ * a per-bill view (no goods columns) as "bills holding such a line".
+ */
+export function filterSql(f: SalesFilter, tenantId: string, view: 'lines' | 'bills' | 'takings' = 'lines'): RawBuilder<unknown> {
+  const c: RawBuilder<unknown>[] = [sql`tenant_id = ${tenantId}`, sql`is_deleted = 0`];
+  if (f.period.from) c.push(sql`bill_date >= ${f.period.from}`);
+  if (f.period.to) c.push(sql`bill_date < ${addDays(f.period.to, 1)}`);
+  for (const [name, column] of HEAD_COLUMNS) {
+    const v = f[name];
+    if (!v || (name === 'settlementId' && view !== 'takings')) continue;
+    const none = v === NONE && name !== 'billType';
+    c.push(none ? sql`${sql.ref(column)} is null` : sql`${sql.ref(column)} = ${v}`);
+  }
+  const goods: RawBuilder<unknown>[] = [];
+  if (f.commInfoId) goods.push(sql`comm_info_id = ${f.commInfoId}`);
+  if (f.classifyIds) goods.push(f.classifyIds.length ? sql`classify_id in (${sql.join(f.classifyIds)})` : sql`1 = 0`);
+  if (goods.length && view === 'lines') c.push(...goods);
+  else if (goods.length && view === 'bills') c.push(sql`bill_id in (select bill_id from ${sql.table(LINES)} where tenant_id = ${tenantId} and ${sql.join(goods, sql` and `)})`);
+  return sql.join(c, sql` and `);
+}
+
+/** Sums of one group, as exact decimals. */
+export interface Figures {
+  key: string;
+  billCount: number;
+  returnBillCount: number;
+  salesQty: Decimal;
+  returnQty: Decimal;
+  outAmt: Decimal;
+  returnAmt: Decimal;
+  totalAmt: Decimal;
+  salesAmt: Decimal;
+  taxAmt: Decimal;
+  costAmt: Decimal;
+}
+
+/** A SUM read back: SQLite answers the integers at storage scale, PostgreSQL numeric text. */
+export function decOf(services: Services, v: unknown): Decimal {
+  const d = new Dec(v === null || v === undefined ? '0' : String(v));
+  return services.store.dialect === 'sqlite' ? d.div(SCALE) : d;
+}
+
+/** Σ of the posted lines per group (`key` an SQL expression over the view; none: one total row). */
+export async function sumSales(services: Services, tenantId: string, f: SalesFilter, key?: string): Promise<Figures[]> {
+  const k = key ? sql.raw(key) : sql`''`;
+  const result = await sql<Record<string, unknown>>`select ${k} as k,
+      count(distinct case when is_return = 1 then bill_id end) as bill_count,
+      count(distinct case when is_return = 2 then bill_id end) as return_bill_count,
+      sum(case when is_return = 1 then base_qty else 0 end) as sales_qty,
+      sum(case when is_return = 2 then 0 - base_qty else 0 end) as return_qty,
+      sum(case when is_return = 1 then total_amt else 0 end) as out_amt,
+      sum(case when is_return = 2 then 0 - total_amt else 0 end) as return_amt,
+      sum(total_amt) as total_amt, sum(sales_amt) as sales_amt, sum(tax_amt) as tax_amt, sum(cost_amt) as cost_amt
+    from ${sql.table(LINES)} where ${filterSql(f, tenantId)}${key ? sql` group by ${k}` : sql``}`.execute(services.store.db);
+  const dec = (v: unknown) => decOf(services, v);
+  return result.rows.map((r) => ({
+    key: r.k === null || r.k === undefined ? '' : String(r.k),
+    billCount: Number(r.bill_count ?? 0),
+    returnBillCount: Number(r.return_bill_count ?? 0),
+    salesQty: dec(r.sales_qty),
+    returnQty: dec(r.return_qty),
+    outAmt: dec(r.out_amt),
+    returnAmt: dec(r.return_amt),
+    totalAmt: dec(r.total_amt),
+    salesAmt: dec(r.sales_amt),
+    taxAmt: dec(r.tax_amt),
+    costAmt: dec(r.cost_amt),
+  }));
+}
+
+export function zero(key = ''): Figures {
+  const z = new Dec(0);
+  return { key, billCount: 0, returnBillCount: 0, salesQty: z, returnQty: z, outAmt: z, returnAmt: z, totalAmt: z, salesAmt: z, taxAmt: z, costAmt: z };
+}
+
+/** a + b; bill counts add up only where the groups share no bill (customers into their categories). */
+export function add(a: Figures, b: Figures): Figures {
+  const out = { ...a, billCount: a.billCount + b.billCount, returnBillCount: a.returnBillCount + b.returnBillCount };
+  for (const k of ['salesQty', 'returnQty', 'outAmt', 'returnAmt', 'totalAmt', 'salesAmt', 'taxAmt', 'costAmt'] as const) out[k] = a[k].plus(b[k]);
+  return out;
+}
+
+/** part ÷ whole × 100 at two places; 0.00 when the whole is zero. */
+export const percent = (part: Decimal, whole: Decimal) => (whole.isZero() ? '0.00' : fixed(part.div(whole).times(100), 2));
+
+/** The figures as the wire shows them: decimal strings at the tenant's places. */
+export function present(f: Figures, places: Places): Row {
+  const grossProfit = f.salesAmt.minus(f.costAmt);
+  return {
+    billCount: f.billCount,
+    returnBillCount: f.returnBillCount,
+    salesQty: fixed(f.salesQty, places.quantity),
+    returnQty: fixed(f.returnQty, places.quantity),
+    qty: fixed(f.salesQty.minus(f.returnQty), places.quantity),
+    outAmt: fixed(f.outAmt, places.amount),
+    returnAmt: fixed(f.returnAmt, places.amount),
+    totalAmt: fixed(f.totalAmt, places.amount),
+    salesAmt: fixed(f.salesAmt, places.amount),
+    taxAmt: fixed(f.taxAmt, places.amount),
+    costAmt: fixed(f.costAmt, places.amount),
+    grossProfit: fixed(grossProfit, places.amount),
+    grossMargin: percent(grossProfit, f.salesAmt),
+  };
+}
+
+/** Rows in the order ascs/descs name (row fields, camel or snake case), else `defaults`; `tie` last. */
+export function sortRows(ctx: Ctx, rows: Row[], defaults: { field: string; dir: 1 | -1 }[], tie: string): void {
+  const keys: { field: string; dir: 1 | -1 }[] = [];
+  for (const [name, dir] of [['ascs', 1], ['descs', -1]] as const) {
+    for (const part of String(ctx.query[name] ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+      const field = toField(part);
+      if (rows.length && !(field in rows[0])) throw badRequest(`排序字段 ${part} 不存在`);
+      keys.push({ field, dir });
+    }
+  }
+  if (!keys.length) keys.push(...defaults);
+  keys.push({ field: tie, dir: 1 });
+  const numeric = (v: unknown) => typeof v === 'number' || (typeof v === 'string' && /^-?\d+(\.\d+)?$/.test(v));
+  rows.sort((a, b) => {
+    for (const { field, dir } of keys) {
+      const [x, y] = [a[field], b[field]];
+      let c = 0;
+      if (x === y) c = 0;
+      else if (x === null || x === undefined) c = -1;
+      else if (y === null || y === undefined) c = 1;
+      else if (numeric(x) && numeric(y)) c = new Dec(String(x)).comparedTo(String(y));
+      else c = String(x).localeCompare(String(y));
+      if (c) return c * dir;
+    }
+    return 0;
+  });
+}
+
+/** One BladeX page of rows already in order. */
+export function pageOf(ctx: Ctx, rows: Row[]) {
+  const { current, size } = parsePaging(ctx.query);
+  return { records: rows.slice((current - 1) * size, current * size), total: rows.length, size, current, pages: Math.ceil(rows.length / size), orders: [] };
+}
+
+/** A page of a sales view's own rows (lookups filled, figures at the tenant's places). */
+async function pageView(services: Services, ctx: Ctx, model: Model, where: RawBuilder<unknown>) {
+  const caller = mustCaller(ctx);
+  const { current, size } = parsePaging(ctx.query);
+  const order = parseSort(model, ctx.query).map((o) => sql`${sql.ref(o.column)} ${sql.raw(o.dir)}`);
+  const table = sql.table(model.table);
+  const db = services.store.db;
+  const [counted, found] = await Promise.all([
+    sql<{ n: unknown }>`select count(*) as n from ${table} where ${where}`.execute(db),
+    sql<Row>`select * from ${table} where ${where} order by ${sql.join(order)} limit ${size} offset ${(current - 1) * size}`.execute(db),
+  ]);
+  const rows = found.rows.map((r) => services.store.toRow(model, r));
+  await fillLookups(services, model, caller.tenantId, rows);
+  formatFigures(model, rows, await tenantPlaces(services, caller.tenantId));
+  const total = Number(counted.rows[0]?.n ?? 0);
+  return { rows, page: { records: rows, total, size, current, pages: Math.ceil(total / size), orders: [] } };
+}
+
+type GroupBy = 'goods' | 'classify' | 'customer' | 'staff' | 'dept' | 'depot' | 'month';
+const GROUP_SQL: Record<GroupBy, string> = {
+  goods: 'comm_info_id',
+  classify: 'classify_id',
+  customer: 'customer_id',
+  staff: 'staff_id',
+  dept: 'dept_id',
+  depot: 'depot_id',
+  month: 'substr(bill_date, 1, 7)',
+};
+const GROUP_WORDS: Record<string, GroupBy> = { 商品: 'goods', 商品分类: 'classify', 分类: 'classify', 客户: 'customer', 业务员: 'staff', 部门: 'dept', 仓库: 'depot', 月份: 'month' };
+/** Row field holding each group's key, and the name shown when the key is empty. */
+const GROUP_FIELD: Record<GroupBy, [string, string, string | null, string]> = {
+  goods: ['commInfoId', 'commInfoName', 'commInfoCode', '未知商品'],
+  classify: ['classifyId', 'classifyName', null, '未分类'],
+  customer: ['customerId', 'bartererName', 'bartererCode', '散客'],
+  staff: ['staffId', 'staffName', null, '未指定业务员'],
+  dept: ['deptId', 'deptName', null, '未指定部门'],
+  depot: ['depotId', 'depotName', null, '未指定仓库'],
+  month: ['month', 'month', null, ''],
+};
+
+function groupByParam(ctx: Ctx): GroupBy {
+  const raw = (valueParam(ctx, 'groupBy') ?? 'goods').trim();
+  const by = raw in GROUP_SQL ? (raw as GroupBy) : GROUP_WORDS[raw];
+  if (!by) throw badRequest('groupBy 只能是 goods、classify、customer、staff、dept、depot 或 month');
+  return by;
+}
+
+/** Group rows with their names: goods also carry their code, spec, base unit and category. */
+export async function groupRows(services: Services, model: Model, tenantId: string, by: GroupBy, groups: Figures[], places: Places): Promise<Row[]> {
+  const [field, nameField, codeField, noName] = GROUP_FIELD[by];
+  const goods = new Map<string, Row>();
+  if (by === 'goods') {
+    const ids = groups.map((g) => g.key).filter(Boolean);
+    for (const g of ids.length ? await services.store.find(services.m('goods'), tenantId, { where: { id: ids } }) : []) goods.set(String(g.id), g);
+  }
+  const rows = groups.map((g) => {
+    const row: Row = { groupKey: g.key || NONE, [field]: g.key || null, ...present(g, places) };
+    if (by === 'goods') Object.assign(row, { unitId: goods.get(g.key)?.unitId ?? null, classifyId: goods.get(g.key)?.classifyId ?? null });
+    return row;
+  });
+  await fillLookups(services, model, tenantId, rows);
+  for (const row of rows) {
+    row.groupName = row[nameField] || noName;
+    row.groupCode = codeField ? row[codeField] || null : null;
+  }
+  return rows;
+}
+
+function withShares(rows: Row[], total: Decimal): void {
+  for (const row of rows) row.amountShare = percent(new Dec(row.totalAmt as string), total);
+}
+
+/** Tree rollup: each group into the child of `top` holding it (unknown nodes stay themselves at the root). */
+function rollUp(groups: { node: string; figures: Figures }[], tree: Map<string, string>, top: string) {
+  const buckets = new Map<string, { figures: Figures; members: number }>();
+  for (const { node, figures } of groups) {
+    const bucket = childUnder(tree, node, top) ?? (top === ROOT && !tree.has(node) ? node : undefined);
+    if (bucket === undefined) continue;
+    const b = buckets.get(bucket) ?? { figures: zero(bucket), members: 0 };
+    buckets.set(bucket, { figures: add(b.figures, figures), members: b.members + 1 });
+  }
+  return buckets;
+}
+
+const treeTop = (raw: string | undefined) => (!raw || raw === '-1' ? ROOT : raw);
+
+export function registerSalesReportHandlers(services: Services) {
+  const { store } = services;
+
+  services.register('salesReport.analysis', async (ctx, model) => {
+    const { tenantId } = mustCaller(ctx);
+    const by = groupByParam(ctx);
+    const places = await tenantPlaces(services, tenantId);
+    const groups = await sumSales(services, tenantId, await salesFilter(services, ctx, tenantId), GROUP_SQL[by]);
+    const rows = await groupRows(services, model, tenantId, by, groups, places);
+    withShares(rows, groups.reduce((s, g) => s.plus(g.totalAmt), new Dec(0)));
+    sortRows(ctx, rows, [{ field: 'totalAmt', dir: -1 }], 'groupKey');
+    return pageOf(ctx, rows);
+  });
+
+  services.register('salesReport.analysisSumtotal', async (ctx) => {
+    const { tenantId } = mustCaller(ctx);
+    const by = groupByParam(ctx);
+    const f = await salesFilter(services, ctx, tenantId);
+    const [[total], groups] = await Promise.all([sumSales(services, tenantId, f), sumSales(services, tenantId, f, GROUP_SQL[by])]);
+    return { ...present(total ?? zero(), await tenantPlaces(services, tenantId)), amountShare: groups.length ? '100.00' : '0.00', groupCount: groups.length };
+  });
+
+  services.register('salesReport.analysisDetail', async (ctx, model) => {
+    const { tenantId } = mustCaller(ctx);
+    const f = await salesFilter(services, ctx, tenantId);
+    const key = valueParam(ctx, 'groupKey')?.trim();
+    let empty = false;
+    if (key) {
+      const by = groupByParam(ctx);
+      if (by === 'month') {
+        if (!/^\d{4}-(0[1-9]|1[0-2])$/.test(key)) throw badRequest('按月份时 groupKey 应为 yyyy-MM');
+        const [from, to] = [`${key}-01`, lastDayOf(key)];
+        f.period = { from: f.period.from && f.period.from > from ? f.period.from : from, to: f.period.to && f.period.to < to ? f.period.to : to };
+        empty = f.period.from! > f.period.to!;
+      } else if (by === 'classify') {
+        empty = f.classifyIds !== undefined && !f.classifyIds.includes(key);
+        f.classifyIds = [key];
+      } else {
+        const name = GROUP_FIELD[by][0] as 'commInfoId' | 'customerId' | 'staffId' | 'deptId' | 'depotId';
+        empty = f[name] !== undefined && f[name] !== key;
+        f[name] = key;
+      }
+    }
+    const { page } = await pageView(services, ctx, model, empty ? sql`1 = 0` : filterSql(f, tenantId));
+    return page;
+  });
+
+  services.register('salesReport.customerNature', async (ctx, model) => {
+    const { tenantId } = mustCaller(ctx);
+    const top = treeTop(valueParam(ctx, 'natureId', 'natureId_equal')?.trim());
+    const places = await tenantPlaces(services, tenantId);
+    const perCustomer = await sumSales(services, tenantId, await salesFilter(services, ctx, tenantId), 'customer_id');
+    const ids = perCustomer.map((g) => g.key).filter(Boolean);
+    const natureOf = new Map<string, string>();
+    for (let i = 0; i < ids.length; i += 5000) {
+      for (const c of await store.find(services.m('customer'), tenantId, { where: { id: ids.slice(i, i + 5000) } })) natureOf.set(String(c.id), String(c.natureId ?? ''));
+    }
+    const tree = await treeOf(services, tenantId, 'customer-nature');
+    const walkIn = perCustomer.find((g) => !g.key);
+    const named = perCustomer.filter((g) => g.key).map((g) => ({ node: natureOf.get(g.key) ?? '', figures: g }));
+    const buckets = rollUp(named, tree, top);
+    const parents = new Set(tree.values());
+    const rows: Row[] = [...buckets].map(([id, b]) => ({ natureId: id, hasChildren: parents.has(id), customerCount: b.members, ...present(b.figures, places) }));
+    await fillLookups(services, model, tenantId, rows);
+    for (const row of rows) row.natureName ||= '未分类';
+    if (walkIn && top === ROOT) rows.push({ natureId: null, natureCode: null, natureName: '散客', hasChildren: false, customerCount: 0, ...present(walkIn, places) });
+    withShares(rows, rows.reduce((s, r) => s.plus(r.totalAmt as string), new Dec(0)));
+    sortRows(ctx, rows, [{ field: 'totalAmt', dir: -1 }], 'natureId');
+    return pageOf(ctx, rows);
+  });
+
+  const billTypeName = (type: unknown) => services.registry.dicts.find((d) => d.code === 'bill_type')?.items.find((i) => i.key === String(type ?? ''))?.value ?? '';
+
+  services.register('salesReport.profitList', async (ctx, model) => {
+    const { tenantId } = mustCaller(ctx);
+    const raw = (valueParam(ctx, 'groupBy') ?? 'goods').trim();
+    if (!['goods', '商品', 'bill', '单据'].includes(raw)) throw badRequest('groupBy 只能是 goods（按商品）或 bill（按单据）');
+    const f = await salesFilter(services, ctx, tenantId);
+    const places = await tenantPlaces(services, tenantId);
+    if (raw === 'bill' || raw === '单据') {
+      const { rows, page } = await pageView(services, ctx, model, filterSql(f, tenantId, 'bills'));
+      for (const row of rows) {
+        row.billTypeName = billTypeName(row.billType);
+        row.grossMargin = percent(new Dec(String(row.grossProfit ?? 0)), new Dec(String(row.salesAmt ?? 0)));
+      }
+      return page;
+    }
+    const rows = await groupRows(services, model, tenantId, 'goods', await sumSales(services, tenantId, f, GROUP_SQL.goods), places);
+    for (const row of rows) {
+      const qty = new Dec(row.qty as string);
+      const per = (v: unknown) => fixed(qty.isZero() ? 0 : new Dec(v as string).div(qty), places.price);
+      Object.assign(row, { avgPrice: per(row.salesAmt), avgCost: per(row.costAmt) });
+    }
+    sortRows(ctx, rows, [{ field: 'grossProfit', dir: -1 }], 'groupKey');
+    return pageOf(ctx, rows);
+  });
+
+  services.register('salesReport.profitDistribution', async (ctx, model) => {
+    const { tenantId } = mustCaller(ctx);
+    const top = treeTop(filterParam(ctx, 'classifyId'));
+    const places = await tenantPlaces(services, tenantId);
+    const perCategory = await sumSales(services, tenantId, await salesFilter(services, ctx, tenantId), GROUP_SQL.classify);
+    const tree = await treeOf(services, tenantId, 'goods-category');
+    const buckets = rollUp(perCategory.map((g) => ({ node: g.key, figures: g })), tree, top);
+    const parents = new Set(tree.values());
+    const profits = [...buckets.values()].map((b) => b.figures.salesAmt.minus(b.figures.costAmt));
+    const whole = profits.reduce((s, p) => s.plus(p), new Dec(0));
+    const rows: Row[] = [...buckets].map(([id, b], i) => {
+      const { salesAmt, costAmt, grossProfit, grossMargin } = present(b.figures, places);
+      return { classifyId: id || null, hasChildren: parents.has(id), salesAmt, costAmt, grossProfit, grossMargin, profitShare: percent(profits[i], whole) };
+    });
+    await fillLookups(services, model, tenantId, rows);
+    for (const row of rows) row.classifyName ||= '未分类';
+    sortRows(ctx, rows, [{ field: 'grossProfit', dir: -1 }], 'classifyName');
+    return rows;
+  });
+
+}
