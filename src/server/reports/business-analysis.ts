@@ -7,7 +7,6 @@
  */
 import { sql } from 'kysely';
 import type { Services } from '../services.ts';
-import { STORAGE_SCALE } from '../engine/model.ts';
 import type { Row } from '../engine/store.ts';
 import { mustCaller, type Ctx } from '../http/context.ts';
 import { badRequest } from '../errors.ts';
@@ -15,8 +14,8 @@ import { tenantPlaces } from '../engine/document/context.ts';
 import { Dec, fixed, type Decimal, type Places } from '../../shared/money/index.ts';
 import { formatDate } from '../../shared/dates.ts';
 import { valueParam } from '../system/params.ts';
+import { decimalReader, percent } from './report-rows.ts';
 
-const SCALE = new Dec(10).pow(STORAGE_SCALE);
 const CASH = ['1001', '1002'];
 /** Credit-positive revenue accounts and debit-positive expense accounts, as the 利润表 reads them. */
 const ACCOUNTS = {
@@ -61,7 +60,7 @@ function present(m: Month, places: Places): Row {
     salesRevenue: amt(i.salesRevenue),
     costOfSales: amt(i.costOfSales),
     grossProfit: amt(grossProfit),
-    grossMargin: i.salesRevenue.isZero() ? '0.00' : fixed(grossProfit.div(i.salesRevenue).times(100), 2),
+    grossMargin: percent(grossProfit, i.salesRevenue),
     sellingExpense: amt(i.sellingExpense),
     adminExpense: amt(i.adminExpense),
     financeExpense: amt(i.financeExpense),
@@ -77,6 +76,7 @@ function present(m: Month, places: Places): Row {
 
 export function registerBusinessAnalysisHandlers(services: Services) {
   const { store } = services;
+  const dec = decimalReader(services);
 
   /** Σ of the year's ledger rows per month: each item by its accounts, cash in and out. */
   async function months(tenantId: string, year: string): Promise<Map<string, Month>> {
@@ -91,8 +91,7 @@ export function registerBusinessAnalysisHandlers(services: Services) {
     const out = new Map<string, Month>();
     for (const r of result.rows) {
       const month = String(r.m);
-      const raw = new Dec(r.amount === null || r.amount === undefined ? '0' : String(r.amount));
-      const amount = store.dialect === 'sqlite' ? raw.div(SCALE) : raw;
+      const amount = dec(r.amount);
       const m = out.get(month) ?? empty();
       const account = String(r.account);
       if (CASH.includes(account)) {

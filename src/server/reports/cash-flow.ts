@@ -17,7 +17,7 @@ import { parseFilters } from '../engine/query.ts';
 import { tenantPlaces } from '../engine/document/context.ts';
 import { Dec, fixed, type Decimal } from '../../shared/money/index.ts';
 import { addDays, periodOf, type Period } from './period.ts';
-import { decimalReader } from './partner-balance.ts';
+import { decimalReader } from './report-rows.ts';
 
 /** At most this many days are filled in with zero days on the daily chart. */
 const MAX_FILLED_DAYS = 366;

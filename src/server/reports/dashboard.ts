@@ -6,7 +6,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Services } from '../services.ts';
 import type { Model } from '../engine/model.ts';
-import { STORAGE_SCALE } from '../engine/model.ts';
 import type { Row } from '../engine/store.ts';
 import { mustCaller, type Caller, type Ctx } from '../http/context.ts';
 import { badRequest } from '../errors.ts';
@@ -17,8 +16,8 @@ import { Dec, fixed, type Decimal } from '../../shared/money/index.ts';
 import { formatDate } from '../../shared/dates.ts';
 import { valueParam } from '../system/params.ts';
 import { addDays, addMonths } from './period.ts';
+import { decimalReader } from './report-rows.ts';
 
-const SCALE = new Dec(10).pow(STORAGE_SCALE);
 const POSTED = '1306';
 const FLUSHED = '1308';
 
@@ -51,11 +50,7 @@ function sizeParam(ctx: Ctx, fallback: number, max: number): number {
 
 export function registerDashboardHandlers(services: Services) {
   const { store } = services;
-  const scaled = () => store.dialect === 'sqlite';
-  const dec = (v: unknown): Decimal => {
-    const d = new Dec(v === null || v === undefined ? '0' : String(v));
-    return scaled() ? d.div(SCALE) : d;
-  };
+  const dec = decimalReader(services);
   const rows = async (query: RawBuilder<Record<string, unknown>>) => (await query.execute(store.db)).rows;
   const billTypeName = (type: string) => services.registry.dicts.find((d) => d.code === 'bill_type')?.items.find((i) => i.key === type)?.value ?? type;
 

@@ -8,7 +8,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Services } from '../services.ts';
 import type { Model } from '../engine/model.ts';
-import { STORAGE_SCALE } from '../engine/model.ts';
 import type { Row } from '../engine/store.ts';
 import { mustCaller, type Ctx } from '../http/context.ts';
 import { badRequest } from '../errors.ts';
@@ -17,11 +16,10 @@ import { parsePaging } from '../engine/query.ts';
 import { tenantPlaces } from '../engine/document/context.ts';
 import { Dec, fixed, type Decimal, type Places } from '../../shared/money/index.ts';
 import { formatDate } from '../../shared/dates.ts';
-import { toField } from '../../shared/resource.ts';
 import { valueParam } from '../system/params.ts';
 import { addDays } from './period.ts';
+import { decimalReader, percent, sortRows } from './report-rows.ts';
 
-const SCALE = new Dec(10).pow(STORAGE_SCALE);
 /** Bill types whose stock rows are sales: 零售单, 销售出库单, 销售退货单, 销售换货单, 零售退货单. */
 const SALES_TYPES = ['0801', '0803', '0804', '0805', '0807'];
 /** The window turnover is measured over, and the idle days from which stock counts as slow-moving (积压). */
@@ -39,14 +37,14 @@ interface GoodsFigures {
   lastInDate: string | null;
 }
 
+/** The last tie-break of goods rows: by goods code, else id, as text. */
+const byGoodsCode = (a: Row, b: Row) => String(a.commInfoCode ?? a.commInfoId).localeCompare(String(b.commInfoCode ?? b.commInfoId));
+
 const dayNumber = (day: string) => Math.round(Date.parse(`${day}T00:00:00Z`) / 86_400_000);
 
 export function registerInventoryAnalysisHandlers(services: Services) {
   const { store } = services;
-  const dec = (v: unknown): Decimal => {
-    const d = new Dec(v === null || v === undefined ? '0' : String(v));
-    return store.dialect === 'sqlite' ? d.div(SCALE) : d;
-  };
+  const dec = decimalReader(services);
   const text = (v: unknown) => (v === null || v === undefined || v === '' ? null : String(v).slice(0, 10));
 
   /** The category and every category under it. */
@@ -179,7 +177,7 @@ export function registerInventoryAnalysisHandlers(services: Services) {
       .filter(([, r]) => slowOnly === undefined || String(r.isSlow) === slowOnly);
     const rows = pairs.map(([, r]) => r);
     await fillLookups(services, model, caller.tenantId, rows);
-    sortRows(ctx, rows);
+    sortRows(ctx, rows, { field: 'value', dir: -1 }, byGoodsCode);
     return { rows, kept: pairs.map(([f]) => f), places };
   }
 
@@ -220,34 +218,7 @@ export function registerInventoryAnalysisHandlers(services: Services) {
         goodsCount: c.goodsCount,
         qty: fixed(c.qty, places.quantity),
         value: fixed(c.value, places.amount),
-        valueShare: whole.isZero() ? '0.00' : fixed(c.value.div(whole).times(100), 2),
+        valueShare: percent(c.value, whole),
       }));
-  });
-}
-
-function sortRows(ctx: Ctx, rows: Row[]): void {
-  const keys: { field: string; dir: 1 | -1 }[] = [];
-  for (const [name, dir] of [['ascs', 1], ['descs', -1]] as const) {
-    for (const part of String(ctx.query[name] ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
-      const field = toField(part);
-      if (rows.length && !(field in rows[0])) throw badRequest(`排序字段 ${part} 不存在`);
-      keys.push({ field, dir });
-    }
-  }
-  if (!keys.length) keys.push({ field: 'value', dir: -1 });
-  const numeric = (v: unknown) => typeof v === 'number' || (typeof v === 'string' && /^-?\d+(\.\d+)?$/.test(v));
-  rows.sort((a, b) => {
-    for (const { field, dir } of keys) {
-      const x = a[field];
-      const y = b[field];
-      let c = 0;
-      if (x === y) c = 0;
-      else if (x === null || x === undefined) c = -1;
-      else if (y === null || y === undefined) c = 1;
-      else if (numeric(x) && numeric(y)) c = new Dec(String(x)).comparedTo(String(y));
-      else c = String(x).localeCompare(String(y));
-      if (c) return c * dir;
-    }
-    return String(a.commInfoCode ?? a.commInfoId).localeCompare(String(b.commInfoCode ?? b.commInfoId));
   });
 }

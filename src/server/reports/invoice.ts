@@ -18,7 +18,8 @@ import { tenantPlaces } from '../engine/document/context.ts';
 import { Dec, fixed, type Decimal, type Places } from '../../shared/money/index.ts';
 import { valueParam } from '../system/params.ts';
 import { addDays, dayParam, periodOf, type Period } from './period.ts';
-import { decimalReader, pageOf, partnerFields, partnerParam, percent, sortRows, visiblePartners, type Side } from './partner-balance.ts';
+import { ID_ORDER, partnerFields, partnerParam, visiblePartners, type Side } from './partner-balance.ts';
+import { decimalReader, pageOf, percent, sortRows } from './report-rows.ts';
 
 const VIEW: Record<Side, string> = { AR: 'erp_ar_invoice_line', AP: 'erp_ap_invoice_line' };
 const SOURCE: Record<Side, { resource: string; title: string }> = {
@@ -144,7 +145,7 @@ export function registerInvoiceReportHandlers(services: Services) {
     const groups = new Map<string, Sums>();
     for (const b of list) groups.set(b.partnerId, addBill(groups.get(b.partnerId) ?? zero(), b));
     const rows = [...groups].map(([id, s]) => ({ id, bartererId: id, ...partnerFields(seen.get(id)), billCount: s.billCount, unInvoicedBillCount: s.openBillCount, ...amounts(s, places) }) as Row);
-    sortRows(ctx, rows, [{ field: 'unInvoiceAmt', dir: -1 }, { field: 'bartererCode', dir: 1 }]);
+    sortRows(ctx, rows, [{ field: 'unInvoiceAmt', dir: -1 }, { field: 'bartererCode', dir: 1 }], ID_ORDER);
     const all = list.reduce(addBill, zero());
     return pageOf(ctx, rows, { summary: { partnerCount: rows.length, billCount: all.billCount, unInvoicedBillCount: all.openBillCount, ...amounts(all, places) }, dateFrom: period.from ?? null, dateTo: period.to ?? null });
   };
@@ -168,7 +169,7 @@ export function registerInvoiceReportHandlers(services: Services) {
     const { list, seen, places, period } = await visibleBills(ctx, side);
     const status = valueParam(ctx, 'invoiceStatus');
     const rows = list.filter((b) => !status || b.status === status).map((b) => billRow(b, seen.get(b.partnerId), places));
-    sortRows(ctx, rows, [{ field: 'billDate', dir: -1 }, { field: 'billNo', dir: -1 }]);
+    sortRows(ctx, rows, [{ field: 'billDate', dir: -1 }, { field: 'billNo', dir: -1 }], ID_ORDER);
     const page = pageOf(ctx, rows, { dateFrom: period.from ?? null, dateTo: period.to ?? null });
     await fillLookups(services, model, mustCaller(ctx).tenantId, page.records as Row[]);
     return page;

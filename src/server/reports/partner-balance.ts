@@ -5,40 +5,28 @@
  * is summed in SQL through the views erp_ar_balance_flow / erp_ap_balance_flow (schemas/analysis/
  * ar-balance.json, ap-balance.json define every figure). A closing balance is Σ of the same ledger
  * rows erp_party_balance caches, so it reconciles with it to the cent.
- * Also the helpers the other report modules share: exact sums read back from SQL, partner filters
- * under the caller's data scope, sorting and paging of aggregated rows.
+ * Also the partner helpers the invoicing reports share: the partner a call names, and the partners
+ * it may show under the caller's data scope.
  */
 import { sql, type RawBuilder } from 'kysely';
 import type { Services } from '../services.ts';
-import { STORAGE_SCALE } from '../engine/model.ts';
 import type { Row } from '../engine/store.ts';
 import { mustCaller, type Ctx } from '../http/context.ts';
 import { badRequest } from '../errors.ts';
 import { fillLookups } from '../engine/lookups.ts';
-import { parseFilters, parsePaging } from '../engine/query.ts';
+import { parseFilters } from '../engine/query.ts';
 import { tenantPlaces } from '../engine/document/context.ts';
 import { Dec, fixed, type Decimal, type Places } from '../../shared/money/index.ts';
 import { formatDate } from '../../shared/dates.ts';
-import { toField } from '../../shared/resource.ts';
 import { documentOf } from '../../shared/document.ts';
 import { valueParam } from '../system/params.ts';
 import { addDays, dayParam, periodOf, type Period } from './period.ts';
+import { decimalReader, pageOf, sortRows, type SortKey } from './report-rows.ts';
 
 export type Side = 'AR' | 'AP';
 
-const SCALE = new Dec(10).pow(STORAGE_SCALE);
-
-/** Reads a SQL sum back as an exact decimal (SQLite keeps decimals as integers scaled by 10^6). */
-export function decimalReader(services: Services): (v: unknown) => Decimal {
-  const scaled = services.store.dialect === 'sqlite';
-  return (v) => {
-    const d = new Dec(v === null || v === undefined ? '0' : String(v));
-    return scaled ? d.div(SCALE) : d;
-  };
-}
-
-/** part ÷ whole × 100 at two places; 0.00 when the whole is zero. */
-export const percent = (part: Decimal, whole: Decimal) => (whole.isZero() ? '0.00' : fixed(part.div(whole).times(100), 2));
+/** The last tie-break of partner rows: the partner id, compared as the sort keys are. */
+export const ID_ORDER: SortKey = { field: 'id', dir: 1 };
 
 const PARTNER = {
   AR: { model: 'customer', nature: 'customer-nature', idParam: 'customerId' },
@@ -103,42 +91,6 @@ export const partnerFields = (p: Row | undefined): Row => ({
   staffId: p?.staffId ?? null,
   staffName: p?.staffName ?? null,
 });
-
-/** Sorts aggregated rows by ascs / descs (row fields, decimals compared exactly), else by `fallback`. */
-export function sortRows(ctx: Ctx, rows: Row[], fallback: { field: string; dir: 1 | -1 }[]): void {
-  const keys: { field: string; dir: 1 | -1 }[] = [];
-  for (const [name, dir] of [['ascs', 1], ['descs', -1]] as const) {
-    const raw = ctx.query[name];
-    if (!raw) continue;
-    for (const part of String(raw).split(',').map((s) => s.trim()).filter(Boolean)) {
-      const field = toField(part);
-      if (rows.length && !(field in rows[0])) throw badRequest(`排序字段 ${part} 不存在`);
-      keys.push({ field, dir });
-    }
-  }
-  const order = [...(keys.length ? keys : fallback), { field: 'id', dir: 1 as const }];
-  const numeric = (v: unknown) => typeof v === 'number' || (typeof v === 'string' && /^-?\d+(\.\d+)?$/.test(v));
-  rows.sort((a, b) => {
-    for (const { field, dir } of order) {
-      const x = a[field];
-      const y = b[field];
-      let c = 0;
-      if (x === y) c = 0;
-      else if (x === null || x === undefined) c = -1;
-      else if (y === null || y === undefined) c = 1;
-      else if (numeric(x) && numeric(y)) c = new Dec(String(x)).comparedTo(String(y));
-      else c = String(x).localeCompare(String(y));
-      if (c) return c * dir;
-    }
-    return 0;
-  });
-}
-
-/** One BladeX page of rows already sorted. */
-export function pageOf(ctx: Ctx, rows: Row[], extra: Row = {}): Row {
-  const { current, size } = parsePaging(ctx.query);
-  return { records: rows.slice((current - 1) * size, current * size), total: rows.length, size, current, pages: Math.ceil(rows.length / size), orders: [], ...extra };
-}
 
 // ───────────── balances ─────────────
 
@@ -220,7 +172,7 @@ export function registerPartnerBalanceHandlers(services: Services) {
     const rows = found
       .filter((b) => seen.has(b.partnerId))
       .map((b) => ({ id: b.partnerId, bartererId: b.partnerId, kind: side, ...partnerFields(seen.get(b.partnerId)), ...figures(b, places) }) as Row);
-    sortRows(ctx, rows, [{ field: 'bartererCode', dir: 1 }, { field: 'bartererName', dir: 1 }]);
+    sortRows(ctx, rows, [{ field: 'bartererCode', dir: 1 }, { field: 'bartererName', dir: 1 }], ID_ORDER);
     return { rows, period, places };
   }
 
@@ -323,7 +275,7 @@ export function registerPartnerBalanceHandlers(services: Services) {
         asOfDate: period.to,
       } as Row;
     });
-    sortRows(ctx, rows, [{ field: 'endBalance', dir: -1 }, { field: 'bartererCode', dir: 1 }]);
+    sortRows(ctx, rows, [{ field: 'endBalance', dir: -1 }, { field: 'bartererCode', dir: 1 }], ID_ORDER);
     return { rows, period, places };
   }
 

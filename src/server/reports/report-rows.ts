@@ -1,8 +1,10 @@
 /**
- * Small pieces the purchase and people reports share: reading SQL sums as exact decimals on both
- * databases (SQLite keeps decimals as integers scaled by 10^6, PostgreSQL sums numeric), the
- * filters every report takes (an id as `x` or `x_equal`, a period, a category with its
- * sub-categories), sorting by ascs/descs over the answered rows, and the BladeX page shape.
+ * Small pieces every report family shares (purchase, people, sales and its statistics, customer
+ * analysis, AR/AP balances and invoicing, cash flow, inventory and business analysis, the dashboard):
+ * reading SQL sums as exact decimals on both databases (SQLite keeps decimals as integers scaled by
+ * 10^6, PostgreSQL sums numeric), percentages and ratios, the filters every report takes (an id as
+ * `x` or `x_equal`, a period, a category with its sub-categories), sorting by ascs/descs over the
+ * answered rows, and the BladeX page shape.
  */
 import { sql, type RawBuilder } from 'kysely';
 import type { Services } from '../services.ts';
@@ -71,9 +73,35 @@ export const ratio = (whole: Decimal, count: Decimal | number, places: number) =
   return by.isZero() ? fixed(0, places) : fixed(whole.div(by), places);
 };
 
-/** ascs/descs over the rows' own fields (camelCase or snake_case); else `fallback`; ties by `tie`. */
-export function sortRows(ctx: Ctx, rows: Row[], fallback: { field: string; dir: 1 | -1 }, tie: string): void {
-  const keys: { field: string; dir: 1 | -1 }[] = [];
+/** A sort key: a row field (camelCase), ascending (1) or descending (-1). */
+export interface SortKey {
+  field: string;
+  dir: 1 | -1;
+}
+
+/**
+ * What settles rows equal on every key: a field compared as text, ascending (absent as ''); a key,
+ * compared as the sort keys are; or a comparison of its own.
+ */
+export type TieBreak = string | SortKey | ((a: Row, b: Row) => number);
+
+const numeric = (v: unknown) => typeof v === 'number' || (typeof v === 'string' && /^-?\d+(\.\d+)?$/.test(v));
+
+/** Two field values in ascending order: absent first, decimals exactly, else as text. */
+function compareValues(x: unknown, y: unknown): number {
+  if (x === y) return 0;
+  if (x === null || x === undefined) return -1;
+  if (y === null || y === undefined) return 1;
+  if (numeric(x) && numeric(y)) return new Dec(String(x)).comparedTo(String(y));
+  return String(x).localeCompare(String(y));
+}
+
+/**
+ * Sorts rows by ascs/descs over their own fields (camelCase or snake_case; an unknown one is a bad
+ * request), else by `fallback` (one key or several); rows equal on every key by `tie`.
+ */
+export function sortRows(ctx: Ctx, rows: Row[], fallback: SortKey | SortKey[], tie: TieBreak): void {
+  const keys: SortKey[] = [];
   for (const [name, dir] of [['ascs', 1], ['descs', -1]] as const) {
     const raw = ctx.query[name];
     if (!raw) continue;
@@ -83,21 +111,19 @@ export function sortRows(ctx: Ctx, rows: Row[], fallback: { field: string; dir: 
       keys.push({ field, dir });
     }
   }
-  if (!keys.length) keys.push(fallback);
-  const numeric = (v: unknown) => typeof v === 'number' || (typeof v === 'string' && /^-?\d+(\.\d+)?$/.test(v));
+  if (!keys.length) keys.push(...(Array.isArray(fallback) ? fallback : [fallback]));
+  const last =
+    typeof tie === 'function'
+      ? tie
+      : typeof tie === 'string'
+        ? (a: Row, b: Row) => String(a[tie] ?? '').localeCompare(String(b[tie] ?? ''))
+        : (a: Row, b: Row) => compareValues(a[tie.field], b[tie.field]) * tie.dir;
   rows.sort((a, b) => {
     for (const { field, dir } of keys) {
-      const x = a[field];
-      const y = b[field];
-      let c = 0;
-      if (x === y) c = 0;
-      else if (x === null || x === undefined) c = -1;
-      else if (y === null || y === undefined) c = 1;
-      else if (numeric(x) && numeric(y)) c = new Dec(String(x)).comparedTo(String(y));
-      else c = String(x).localeCompare(String(y));
+      const c = compareValues(a[field], b[field]);
       if (c) return c * dir;
     }
-    return String(a[tie] ?? '').localeCompare(String(b[tie] ?? ''));
+    return last(a, b);
   });
 }
 

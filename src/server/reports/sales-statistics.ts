@@ -12,7 +12,8 @@ import { mustCaller, type Ctx } from '../http/context.ts';
 import { fillLookups } from '../engine/lookups.ts';
 import { tenantPlaces } from '../engine/document/context.ts';
 import { Dec, fixed } from '../../shared/money/index.ts';
-import { decOf, filterSql, groupRows, pageOf, percent, present, salesFilter, sortRows, sumSales, zero } from './sales.ts';
+import { filterSql, groupRows, present, salesFilter, sumSales, zero } from './sales.ts';
+import { decimalReader, pageOf, percent, ratio, sortRows } from './report-rows.ts';
 
 const TAKINGS = 'erp_sales_takings';
 
@@ -31,7 +32,8 @@ export function registerSalesStatisticsHandlers(services: Services) {
         sum(final_amt) as net_amt
       from ${sql.table(TAKINGS)} where ${filterSql(f, tenantId, 'takings')}
       group by ${byDay ? sql`substr(bill_date, 1, 10), ` : sql``}settlement_id`.execute(services.store.db);
-    const money = (v: unknown) => fixed(decOf(services, v), places.amount);
+    const dec = decimalReader(services);
+    const money = (v: unknown) => fixed(dec(v), places.amount);
     const rows: Row[] = result.rows.map((r) => ({
       ...(byDay ? { billDate: String(r.d) } : {}),
       settlementId: r.s ?? null,
@@ -48,7 +50,7 @@ export function registerSalesStatisticsHandlers(services: Services) {
 
   services.register('salesReport.cashList', async (ctx, model) => {
     const rows = await takings(ctx, model, true);
-    sortRows(ctx, rows, [{ field: 'billDate', dir: -1 }, { field: 'settlementName', dir: 1 }], 'settlementId');
+    sortRows(ctx, rows, [{ field: 'billDate', dir: -1 }, { field: 'settlementName', dir: 1 }], { field: 'settlementId', dir: 1 });
     return pageOf(ctx, rows);
   });
 
@@ -56,7 +58,7 @@ export function registerSalesStatisticsHandlers(services: Services) {
     const rows = await takings(ctx, model, false);
     const whole = rows.reduce((s, r) => s.plus(r.netAmt as string), new Dec(0));
     for (const row of rows) row.amountShare = percent(new Dec(row.netAmt as string), whole);
-    sortRows(ctx, rows, [{ field: 'netAmt', dir: -1 }], 'settlementName');
+    sortRows(ctx, rows, [{ field: 'netAmt', dir: -1 }], { field: 'settlementName', dir: 1 });
     return rows;
   });
 
@@ -71,7 +73,7 @@ export function registerSalesStatisticsHandlers(services: Services) {
       row.deptName = row.groupName;
       row.amountShare = percent(new Dec(row.totalAmt as string), whole);
     }
-    sortRows(ctx, rows, [{ field: 'totalAmt', dir: -1 }], 'deptId');
+    sortRows(ctx, rows, [{ field: 'totalAmt', dir: -1 }], { field: 'deptId', dir: 1 });
     return pageOf(ctx, rows);
   });
 
@@ -80,7 +82,6 @@ export function registerSalesStatisticsHandlers(services: Services) {
     const places = await tenantPlaces(services, tenantId);
     const f = await salesFilter(services, ctx, tenantId);
     const total = (await sumSales(services, tenantId, f))[0] ?? zero();
-    const avgBillAmt = total.billCount ? total.outAmt.div(total.billCount) : new Dec(0);
-    return { ...present(total, places), avgBillAmt: fixed(avgBillAmt, places.amount), dateFrom: f.period.from ?? null, dateTo: f.period.to ?? null };
+    return { ...present(total, places), avgBillAmt: ratio(total.outAmt, total.billCount, places.amount), dateFrom: f.period.from ?? null, dateTo: f.period.to ?? null };
   });
 }

@@ -7,7 +7,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Services } from '../services.ts';
 import type { Model } from '../engine/model.ts';
-import { STORAGE_SCALE } from '../engine/model.ts';
 import type { Row } from '../engine/store.ts';
 import { mustCaller, type Ctx } from '../http/context.ts';
 import { badRequest } from '../errors.ts';
@@ -15,12 +14,11 @@ import { fillLookups } from '../engine/lookups.ts';
 import { parsePaging, parseSort } from '../engine/query.ts';
 import { formatFigures, tenantPlaces } from '../engine/document/context.ts';
 import { Dec, fixed, type Decimal, type Places } from '../../shared/money/index.ts';
-import { toField } from '../../shared/resource.ts';
 import { valueParam } from '../system/params.ts';
 import { addDays, lastDayOf, periodOf, type Period } from './period.ts';
+import { decimalReader, idParam, pageOf, percent, ratio, sortRows } from './report-rows.ts';
 
 export const LINES = 'erp_sales_analysis';
-const SCALE = new Dec(10).pow(STORAGE_SCALE);
 /** The key of "no customer / salesperson / department" (walk-in retail, a bill without one). */
 export const NONE = '0';
 const ROOT = '0';
@@ -37,11 +35,6 @@ export interface SalesFilter {
   commInfoId?: string;
   /** The goods categories kept (a category and its sub-categories); undefined: all. */
   classifyIds?: string[];
-}
-
-/** A filter's value under its name or name_equal (the search form sends either). */
-export function filterParam(ctx: Ctx, name: string): string | undefined {
-  return valueParam(ctx, name, `${name}_equal`)?.trim() || undefined;
 }
 
 /** id → parent id of a tree resource's rows (goods categories, customer categories). */
@@ -67,8 +60,8 @@ export function childUnder(parents: Map<string, string>, node: string, top: stri
 
 export async function salesFilter(services: Services, ctx: Ctx, tenantId: string): Promise<SalesFilter> {
   const f: SalesFilter = { period: periodOf(ctx) };
-  for (const name of ['customerId', 'staffId', 'deptId', 'depotId', 'billType', 'settlementId', 'commInfoId'] as const) f[name] = filterParam(ctx, name);
-  const classifyId = filterParam(ctx, 'classifyId');
+  for (const name of ['customerId', 'staffId', 'deptId', 'depotId', 'billType', 'settlementId', 'commInfoId'] as const) f[name] = idParam(ctx, name);
+  const classifyId = idParam(ctx, 'classifyId');
   if (classifyId && classifyId !== ROOT) {
     const tree = await treeOf(services, tenantId, 'goods-category');
     f.classifyIds = [...tree.keys()].filter((id) => childUnder(tree, id, classifyId) !== undefined);
@@ -101,9 +94,8 @@ export function filterSql(f: SalesFilter, tenantId: string, view: 'lines' | 'bil
   return sql.join(c, sql` and `);
 }
 
-/** Sums of one group, as exact decimals. */
-export interface Figures {
-  key: string;
+/** The sums every sales view is read with (SALES_SUMS), as exact decimals; the tax only where the view sums it. */
+export interface SalesSums {
   billCount: number;
   returnBillCount: number;
   salesQty: Decimal;
@@ -112,31 +104,31 @@ export interface Figures {
   returnAmt: Decimal;
   totalAmt: Decimal;
   salesAmt: Decimal;
-  taxAmt: Decimal;
+  taxAmt?: Decimal;
   costAmt: Decimal;
 }
 
-/** A SUM read back: SQLite answers the integers at storage scale, PostgreSQL numeric text. */
-export function decOf(services: Services, v: unknown): Decimal {
-  const d = new Dec(v === null || v === undefined ? '0' : String(v));
-  return services.store.dialect === 'sqlite' ? d.div(SCALE) : d;
+/** Sums of one group, as exact decimals. */
+export interface Figures extends SalesSums {
+  key: string;
+  taxAmt: Decimal;
 }
 
-/** Σ of the posted lines per group (`key` an SQL expression over the view; none: one total row). */
-export async function sumSales(services: Services, tenantId: string, f: SalesFilter, key?: string): Promise<Figures[]> {
-  const k = key ? sql.raw(key) : sql`''`;
-  const result = await sql<Record<string, unknown>>`select ${k} as k,
-      count(distinct case when is_return = 1 then bill_id end) as bill_count,
+/**
+ * The sums every sales view is read with (erp_sales_analysis, erp_customer_analysis: one row per
+ * posted line, is_return 1 a sale, 2 a return stored negative): bills, quantities and amounts.
+ */
+export const SALES_SUMS = sql`count(distinct case when is_return = 1 then bill_id end) as bill_count,
       count(distinct case when is_return = 2 then bill_id end) as return_bill_count,
       sum(case when is_return = 1 then base_qty else 0 end) as sales_qty,
       sum(case when is_return = 2 then 0 - base_qty else 0 end) as return_qty,
       sum(case when is_return = 1 then total_amt else 0 end) as out_amt,
       sum(case when is_return = 2 then 0 - total_amt else 0 end) as return_amt,
-      sum(total_amt) as total_amt, sum(sales_amt) as sales_amt, sum(tax_amt) as tax_amt, sum(cost_amt) as cost_amt
-    from ${sql.table(LINES)} where ${filterSql(f, tenantId)}${key ? sql` group by ${k}` : sql``}`.execute(services.store.db);
-  const dec = (v: unknown) => decOf(services, v);
-  return result.rows.map((r) => ({
-    key: r.k === null || r.k === undefined ? '' : String(r.k),
+      sum(total_amt) as total_amt, sum(sales_amt) as sales_amt, sum(cost_amt) as cost_amt`;
+
+/** SALES_SUMS of a result row, as exact decimals (`dec`: a decimalReader). */
+export function salesSumsOf(r: Record<string, unknown>, dec: (v: unknown) => Decimal): SalesSums {
+  return {
     billCount: Number(r.bill_count ?? 0),
     returnBillCount: Number(r.return_bill_count ?? 0),
     salesQty: dec(r.sales_qty),
@@ -145,8 +137,20 @@ export async function sumSales(services: Services, tenantId: string, f: SalesFil
     returnAmt: dec(r.return_amt),
     totalAmt: dec(r.total_amt),
     salesAmt: dec(r.sales_amt),
-    taxAmt: dec(r.tax_amt),
     costAmt: dec(r.cost_amt),
+  };
+}
+
+/** Σ of the posted lines per group (`key` an SQL expression over the view; none: one total row). */
+export async function sumSales(services: Services, tenantId: string, f: SalesFilter, key?: string): Promise<Figures[]> {
+  const k = key ? sql.raw(key) : sql`''`;
+  const result = await sql<Record<string, unknown>>`select ${k} as k, ${SALES_SUMS}, sum(tax_amt) as tax_amt
+    from ${sql.table(LINES)} where ${filterSql(f, tenantId)}${key ? sql` group by ${k}` : sql``}`.execute(services.store.db);
+  const dec = decimalReader(services);
+  return result.rows.map((r) => ({
+    key: r.k === null || r.k === undefined ? '' : String(r.k),
+    ...salesSumsOf(r, dec),
+    taxAmt: dec(r.tax_amt),
   }));
 }
 
@@ -155,18 +159,19 @@ export function zero(key = ''): Figures {
   return { key, billCount: 0, returnBillCount: 0, salesQty: z, returnQty: z, outAmt: z, returnAmt: z, totalAmt: z, salesAmt: z, taxAmt: z, costAmt: z };
 }
 
-/** a + b; bill counts add up only where the groups share no bill (customers into their categories). */
-export function add(a: Figures, b: Figures): Figures {
-  const out = { ...a, billCount: a.billCount + b.billCount, returnBillCount: a.returnBillCount + b.returnBillCount };
-  for (const k of ['salesQty', 'returnQty', 'outAmt', 'returnAmt', 'totalAmt', 'salesAmt', 'taxAmt', 'costAmt'] as const) out[k] = a[k].plus(b[k]);
-  return out;
+/**
+ * a + b (a's other fields kept); the tax where both have it. Bill counts add up only where the groups
+ * share no bill (customers into their categories).
+ */
+export function addSums<T extends SalesSums>(a: T, b: T): T {
+  const out: SalesSums = { ...a, billCount: a.billCount + b.billCount, returnBillCount: a.returnBillCount + b.returnBillCount };
+  for (const k of ['salesQty', 'returnQty', 'outAmt', 'returnAmt', 'totalAmt', 'salesAmt', 'costAmt'] as const) out[k] = a[k].plus(b[k]);
+  if (a.taxAmt && b.taxAmt) out.taxAmt = a.taxAmt.plus(b.taxAmt);
+  return out as T;
 }
 
-/** part ÷ whole × 100 at two places; 0.00 when the whole is zero. */
-export const percent = (part: Decimal, whole: Decimal) => (whole.isZero() ? '0.00' : fixed(part.div(whole).times(100), 2));
-
-/** The figures as the wire shows them: decimal strings at the tenant's places. */
-export function present(f: Figures, places: Places): Row {
+/** The figures as the wire shows them: decimal strings at the tenant's places (taxAmt only when summed). */
+export function present(f: SalesSums, places: Places): Row {
   const grossProfit = f.salesAmt.minus(f.costAmt);
   return {
     billCount: f.billCount,
@@ -178,45 +183,11 @@ export function present(f: Figures, places: Places): Row {
     returnAmt: fixed(f.returnAmt, places.amount),
     totalAmt: fixed(f.totalAmt, places.amount),
     salesAmt: fixed(f.salesAmt, places.amount),
-    taxAmt: fixed(f.taxAmt, places.amount),
+    ...(f.taxAmt === undefined ? {} : { taxAmt: fixed(f.taxAmt, places.amount) }),
     costAmt: fixed(f.costAmt, places.amount),
     grossProfit: fixed(grossProfit, places.amount),
     grossMargin: percent(grossProfit, f.salesAmt),
   };
-}
-
-/** Rows in the order ascs/descs name (row fields, camel or snake case), else `defaults`; `tie` last. */
-export function sortRows(ctx: Ctx, rows: Row[], defaults: { field: string; dir: 1 | -1 }[], tie: string): void {
-  const keys: { field: string; dir: 1 | -1 }[] = [];
-  for (const [name, dir] of [['ascs', 1], ['descs', -1]] as const) {
-    for (const part of String(ctx.query[name] ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
-      const field = toField(part);
-      if (rows.length && !(field in rows[0])) throw badRequest(`排序字段 ${part} 不存在`);
-      keys.push({ field, dir });
-    }
-  }
-  if (!keys.length) keys.push(...defaults);
-  keys.push({ field: tie, dir: 1 });
-  const numeric = (v: unknown) => typeof v === 'number' || (typeof v === 'string' && /^-?\d+(\.\d+)?$/.test(v));
-  rows.sort((a, b) => {
-    for (const { field, dir } of keys) {
-      const [x, y] = [a[field], b[field]];
-      let c = 0;
-      if (x === y) c = 0;
-      else if (x === null || x === undefined) c = -1;
-      else if (y === null || y === undefined) c = 1;
-      else if (numeric(x) && numeric(y)) c = new Dec(String(x)).comparedTo(String(y));
-      else c = String(x).localeCompare(String(y));
-      if (c) return c * dir;
-    }
-    return 0;
-  });
-}
-
-/** One BladeX page of rows already in order. */
-export function pageOf(ctx: Ctx, rows: Row[]) {
-  const { current, size } = parsePaging(ctx.query);
-  return { records: rows.slice((current - 1) * size, current * size), total: rows.length, size, current, pages: Math.ceil(rows.length / size), orders: [] };
 }
 
 /** A page of a sales view's own rows (lookups filled, figures at the tenant's places). */
@@ -298,7 +269,7 @@ function rollUp(groups: { node: string; figures: Figures }[], tree: Map<string, 
     const bucket = childUnder(tree, node, top) ?? (top === ROOT && !tree.has(node) ? node : undefined);
     if (bucket === undefined) continue;
     const b = buckets.get(bucket) ?? { figures: zero(bucket), members: 0 };
-    buckets.set(bucket, { figures: add(b.figures, figures), members: b.members + 1 });
+    buckets.set(bucket, { figures: addSums(b.figures, figures), members: b.members + 1 });
   }
   return buckets;
 }
@@ -315,7 +286,7 @@ export function registerSalesReportHandlers(services: Services) {
     const groups = await sumSales(services, tenantId, await salesFilter(services, ctx, tenantId), GROUP_SQL[by]);
     const rows = await groupRows(services, model, tenantId, by, groups, places);
     withShares(rows, groups.reduce((s, g) => s.plus(g.totalAmt), new Dec(0)));
-    sortRows(ctx, rows, [{ field: 'totalAmt', dir: -1 }], 'groupKey');
+    sortRows(ctx, rows, [{ field: 'totalAmt', dir: -1 }], { field: 'groupKey', dir: 1 });
     return pageOf(ctx, rows);
   });
 
@@ -372,7 +343,7 @@ export function registerSalesReportHandlers(services: Services) {
     for (const row of rows) row.natureName ||= '未分类';
     if (walkIn && top === ROOT) rows.push({ natureId: null, natureCode: null, natureName: '散客', hasChildren: false, customerCount: 0, ...present(walkIn, places) });
     withShares(rows, rows.reduce((s, r) => s.plus(r.totalAmt as string), new Dec(0)));
-    sortRows(ctx, rows, [{ field: 'totalAmt', dir: -1 }], 'natureId');
+    sortRows(ctx, rows, [{ field: 'totalAmt', dir: -1 }], { field: 'natureId', dir: 1 });
     return pageOf(ctx, rows);
   });
 
@@ -395,16 +366,16 @@ export function registerSalesReportHandlers(services: Services) {
     const rows = await groupRows(services, model, tenantId, 'goods', await sumSales(services, tenantId, f, GROUP_SQL.goods), places);
     for (const row of rows) {
       const qty = new Dec(row.qty as string);
-      const per = (v: unknown) => fixed(qty.isZero() ? 0 : new Dec(v as string).div(qty), places.price);
+      const per = (v: unknown) => ratio(new Dec(v as string), qty, places.price);
       Object.assign(row, { avgPrice: per(row.salesAmt), avgCost: per(row.costAmt) });
     }
-    sortRows(ctx, rows, [{ field: 'grossProfit', dir: -1 }], 'groupKey');
+    sortRows(ctx, rows, [{ field: 'grossProfit', dir: -1 }], { field: 'groupKey', dir: 1 });
     return pageOf(ctx, rows);
   });
 
   services.register('salesReport.profitDistribution', async (ctx, model) => {
     const { tenantId } = mustCaller(ctx);
-    const top = treeTop(filterParam(ctx, 'classifyId'));
+    const top = treeTop(idParam(ctx, 'classifyId'));
     const places = await tenantPlaces(services, tenantId);
     const perCategory = await sumSales(services, tenantId, await salesFilter(services, ctx, tenantId), GROUP_SQL.classify);
     const tree = await treeOf(services, tenantId, 'goods-category');
@@ -418,7 +389,7 @@ export function registerSalesReportHandlers(services: Services) {
     });
     await fillLookups(services, model, tenantId, rows);
     for (const row of rows) row.classifyName ||= '未分类';
-    sortRows(ctx, rows, [{ field: 'grossProfit', dir: -1 }], 'classifyName');
+    sortRows(ctx, rows, [{ field: 'grossProfit', dir: -1 }], { field: 'classifyName', dir: 1 });
     return rows;
   });
 

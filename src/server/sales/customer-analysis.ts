@@ -10,35 +10,25 @@ import type { Services } from '../services.ts';
 import { mustCaller, type Ctx } from '../http/context.ts';
 import type { Row } from '../engine/store.ts';
 import type { Model } from '../engine/model.ts';
-import { STORAGE_SCALE } from '../engine/model.ts';
 import { badRequest, notFound } from '../errors.ts';
 import { fillLookups } from '../engine/lookups.ts';
-import { parseFilters, parsePaging, type Condition } from '../engine/query.ts';
+import { parseFilters, type Condition } from '../engine/query.ts';
 import { tenantPlaces } from '../engine/document/context.ts';
 import { Dec, fixed, type Decimal, type Places } from '../../shared/money/index.ts';
 import { formatDate } from '../../shared/dates.ts';
-import { toField } from '../../shared/resource.ts';
 import { valueParam } from '../system/params.ts';
 import { addDays, addMonths, lastDayOf, periodOf, validDay, type Period } from '../reports/period.ts';
+import { decimalReader, pageOf, percent, ratio, sortRows } from '../reports/report-rows.ts';
+import { addSums, present as presentSales, SALES_SUMS, salesSumsOf, type SalesSums } from '../reports/sales.ts';
 
 export { periodOf, type Period };
 
 const VIEW = 'erp_customer_analysis';
-const SCALE = new Dec(10).pow(STORAGE_SCALE);
-/** Sums of one group, as exact decimals. */
-export interface Figures {
+/** Sums of one group, as exact decimals (no tax: the view does not sum it). */
+export interface Figures extends SalesSums {
   key: string;
-  billCount: number;
-  returnBillCount: number;
   goodsCount: number;
   lineCount: number;
-  salesQty: Decimal;
-  returnQty: Decimal;
-  outAmt: Decimal;
-  returnAmt: Decimal;
-  totalAmt: Decimal;
-  salesAmt: Decimal;
-  costAmt: Decimal;
   lastSaleDate: string | null;
   firstSaleDate: string | null;
   extra: Row;
@@ -77,40 +67,19 @@ export async function aggregate(services: Services, tenantId: string, opts: Aggr
       ? sql`, max(bill_type) as bill_type, max(bill_no) as bill_no, max(bill_date) as bill_date, max(is_return) as is_return, max(staff_id) as staff_id, max(depot_id) as depot_id`
       : sql``;
   const order = opts.by === 'bill' ? sql` order by max(bill_date) desc, max(bill_no) desc${opts.limit ? sql` limit ${opts.limit}` : sql``}` : sql``;
-  const result = await sql<Record<string, unknown>>`select ${key} as k,
-      count(distinct case when is_return = 1 then bill_id end) as bill_count,
-      count(distinct case when is_return = 2 then bill_id end) as return_bill_count,
+  const result = await sql<Record<string, unknown>>`select ${key} as k, ${SALES_SUMS},
       count(distinct comm_info_id) as goods_count,
       count(*) as line_count,
-      sum(case when is_return = 1 then base_qty else 0 end) as sales_qty,
-      sum(case when is_return = 2 then 0 - base_qty else 0 end) as return_qty,
-      sum(case when is_return = 1 then total_amt else 0 end) as out_amt,
-      sum(case when is_return = 2 then 0 - total_amt else 0 end) as return_amt,
-      sum(total_amt) as total_amt,
-      sum(sales_amt) as sales_amt,
-      sum(cost_amt) as cost_amt,
       max(case when is_return = 1 then bill_date end) as last_sale_date,
       min(case when is_return = 1 then bill_date end) as first_sale_date${billColumns}
     from ${sql.table(VIEW)} where ${sql.join(conditions, sql` and `)} group by ${key}${order}`.execute(store.db);
-  const scaled = store.dialect === 'sqlite';
-  const dec = (v: unknown) => {
-    const d = new Dec(v === null || v === undefined ? '0' : String(v));
-    return scaled ? d.div(SCALE) : d;
-  };
+  const dec = decimalReader(services);
   const text = (v: unknown) => (v === null || v === undefined ? null : String(v).slice(0, 10));
   return result.rows.map((r) => ({
     key: r.k === null || r.k === undefined ? '' : String(r.k),
-    billCount: Number(r.bill_count ?? 0),
-    returnBillCount: Number(r.return_bill_count ?? 0),
+    ...salesSumsOf(r, dec),
     goodsCount: Number(r.goods_count ?? 0),
     lineCount: Number(r.line_count ?? 0),
-    salesQty: dec(r.sales_qty),
-    returnQty: dec(r.return_qty),
-    outAmt: dec(r.out_amt),
-    returnAmt: dec(r.return_amt),
-    totalAmt: dec(r.total_amt),
-    salesAmt: dec(r.sales_amt),
-    costAmt: dec(r.cost_amt),
     lastSaleDate: text(r.last_sale_date),
     firstSaleDate: text(r.first_sale_date),
     extra: opts.by === 'bill'
@@ -128,44 +97,20 @@ function add(a: Figures, b: Figures): Figures {
   const later = (x: string | null, y: string | null) => (x === null ? y : y === null ? x : x > y ? x : y);
   const earlier = (x: string | null, y: string | null) => (x === null ? y : y === null ? x : x < y ? x : y);
   return {
-    ...a,
-    billCount: a.billCount + b.billCount,
-    returnBillCount: a.returnBillCount + b.returnBillCount,
+    ...addSums(a, b),
     goodsCount: a.goodsCount + b.goodsCount,
     lineCount: a.lineCount + b.lineCount,
-    salesQty: a.salesQty.plus(b.salesQty),
-    returnQty: a.returnQty.plus(b.returnQty),
-    outAmt: a.outAmt.plus(b.outAmt),
-    returnAmt: a.returnAmt.plus(b.returnAmt),
-    totalAmt: a.totalAmt.plus(b.totalAmt),
-    salesAmt: a.salesAmt.plus(b.salesAmt),
-    costAmt: a.costAmt.plus(b.costAmt),
     lastSaleDate: later(a.lastSaleDate, b.lastSaleDate),
     firstSaleDate: earlier(a.firstSaleDate, b.firstSaleDate),
   };
 }
 
-/** part ÷ whole × 100 at two places; 0.00 when the whole is zero. */
-const percent = (part: Decimal, whole: Decimal) => (whole.isZero() ? '0.00' : fixed(part.div(whole).times(100), 2));
-
 /** The figures of a group as the wire shows them: decimal strings at the tenant's places. */
 export function present(f: Figures, places: Places): Row {
-  const grossProfit = f.salesAmt.minus(f.costAmt);
   return {
-    billCount: f.billCount,
-    returnBillCount: f.returnBillCount,
-    salesQty: fixed(f.salesQty, places.quantity),
-    returnQty: fixed(f.returnQty, places.quantity),
-    qty: fixed(f.salesQty.minus(f.returnQty), places.quantity),
-    outAmt: fixed(f.outAmt, places.amount),
-    returnAmt: fixed(f.returnAmt, places.amount),
-    totalAmt: fixed(f.totalAmt, places.amount),
-    salesAmt: fixed(f.salesAmt, places.amount),
-    costAmt: fixed(f.costAmt, places.amount),
-    grossProfit: fixed(grossProfit, places.amount),
-    grossMargin: percent(grossProfit, f.salesAmt),
+    ...presentSales(f, places),
     returnRate: percent(f.returnAmt, f.outAmt),
-    avgBillAmt: f.billCount ? fixed(f.totalAmt.div(f.billCount), places.amount) : fixed(0, places.amount),
+    avgBillAmt: ratio(f.totalAmt, f.billCount, places.amount),
     lastSaleDate: f.lastSaleDate,
     firstSaleDate: f.firstSaleDate,
   };
@@ -250,21 +195,15 @@ export function registerCustomerAnalysisHandlers(services: Services) {
       row.quadrantName = QUADRANTS[row.quadrant as number];
       return row;
     });
-    sortRows(ctx, rows);
-    const { current, size } = parsePaging(ctx.query);
-    return {
-      records: rows.slice((current - 1) * size, current * size),
-      total: rows.length,
-      size,
-      current,
-      pages: Math.ceil(rows.length / size),
-      orders: [],
+    // Default: net sales, largest first; ties by customer.
+    sortRows(ctx, rows, { field: 'totalAmt', dir: -1 }, 'customerId');
+    return pageOf(ctx, rows, {
       summary: { customerCount: rows.length, ...overall },
       xValue: fixed(xValue, places.amount),
       yValue: fixed(yValue, 2),
       dateFrom: period.from ?? null,
       dateTo: period.to ?? null,
-    };
+    });
   });
 
   services.register('customerAnalysis.detail', async (ctx, model) => {
@@ -291,7 +230,7 @@ export function registerCustomerAnalysisHandlers(services: Services) {
         unitId: item?.unitId ?? null,
         classifyId: item?.classifyId ?? null,
         ...present(g, places),
-        avgPrice: qty.isZero() ? fixed(0, places.price) : fixed(g.salesAmt.div(qty), places.price),
+        avgPrice: ratio(g.salesAmt, qty, places.price),
       } as Row;
     });
     await fillLookups(services, model, tenantId, rows);
@@ -439,35 +378,5 @@ export function registerCustomerAnalysisHandlers(services: Services) {
       classifyByAmount: await classList('amount'),
       classifyByQty: await classList('qty'),
     };
-  });
-}
-
-/** ascs/descs over the rows' own fields (camelCase or snake_case); default: net sales, largest first. */
-function sortRows(ctx: Ctx, rows: Row[]): void {
-  const keys: { field: string; dir: 1 | -1 }[] = [];
-  for (const [name, dir] of [['ascs', 1], ['descs', -1]] as const) {
-    const raw = ctx.query[name];
-    if (!raw) continue;
-    for (const part of String(raw).split(',').map((s) => s.trim()).filter(Boolean)) {
-      const field = toField(part);
-      if (rows.length && !(field in rows[0])) throw badRequest(`排序字段 ${part} 不存在`);
-      keys.push({ field, dir });
-    }
-  }
-  if (!keys.length) keys.push({ field: 'totalAmt', dir: -1 });
-  const numeric = (v: unknown) => typeof v === 'number' || (typeof v === 'string' && /^-?\d+(\.\d+)?$/.test(v));
-  rows.sort((a, b) => {
-    for (const { field, dir } of keys) {
-      const x = a[field];
-      const y = b[field];
-      let c = 0;
-      if (x === y) c = 0;
-      else if (x === null || x === undefined) c = -1;
-      else if (y === null || y === undefined) c = 1;
-      else if (numeric(x) && numeric(y)) c = new Dec(String(x)).comparedTo(String(y));
-      else c = String(x).localeCompare(String(y));
-      if (c) return c * dir;
-    }
-    return String(a.customerId).localeCompare(String(b.customerId));
   });
 }
