@@ -4716,6 +4716,22 @@ export interface Dashboard extends Partial<Omit<BaseRow, 'id'>> {
    * 未读消息
    */
   unreadCount?: number;
+  /**
+   * 标题
+   */
+  title?: string;
+  /**
+   * 发送人
+   */
+  sendUserName?: string;
+  /**
+   * 阅读状态；字典 message_status
+   */
+  readStatus?: number;
+  /**
+   * 时间
+   */
+  createTime?: string;
 }
 
 /**
@@ -4762,6 +4778,150 @@ export interface DraftBill extends Partial<Omit<BaseRow, 'id'>> {
    * 备注
    */
   remark?: string;
+}
+
+/**
+ * 消息（/blade-desk/messageinfo）
+ */
+export interface MessageInfo extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 接收人；→ user
+   */
+  userId: string;
+  /**
+   * 接收人姓名
+   */
+  userName?: string;
+  /**
+   * 发送人
+   */
+  sendUserName?: string;
+  /**
+   * 消息类型；字典 message_type
+   */
+  msgType?: number;
+  /**
+   * 消息标题
+   */
+  title: string;
+  /**
+   * 消息内容
+   */
+  content?: string;
+  /**
+   * 业务资源
+   */
+  resource?: string;
+  /**
+   * 业务单据
+   */
+  billId?: string;
+  /**
+   * 单据编号
+   */
+  billNo?: string;
+  /**
+   * 单据类型；字典 bill_type
+   */
+  billType?: string;
+  /**
+   * 阅读状态；字典 message_status
+   */
+  readStatus?: number;
+  /**
+   * 阅读时间
+   */
+  readTime?: string;
+}
+
+/**
+ * 消息模板（/blade-desk/messagetemplate）
+ */
+export interface MessageTemplate extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 模板编号
+   */
+  code: string;
+  /**
+   * 模板名称
+   */
+  name: string;
+  /**
+   * 消息标题
+   */
+  title: string;
+  /**
+   * 消息内容
+   */
+  content: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+  /**
+   * 状态；字典 status
+   */
+  status?: number;
+}
+
+/**
+ * 协同消息（/blade-desk/msgsynergism）
+ */
+export interface MsgSynergism extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 消息标题
+   */
+  title: string;
+  /**
+   * 消息内容
+   */
+  content: string;
+  /**
+   * 接收人；→ user
+   */
+  receiverIds: string;
+  /**
+   * 接收人姓名
+   */
+  receiverNames?: string;
+  /**
+   * 发送人
+   */
+  sendUserName?: string;
+  /**
+   * 阅读状态；字典 message_status
+   */
+  readStatus?: number;
+  /**
+   * 阅读时间
+   */
+  readTime?: string;
+  /**
+   * 已读人数
+   */
+  readCount?: number;
+  /**
+   * 接收人数
+   */
+  receiverCount?: number;
+  /**
+   * 接收人阅读状态
+   *
+   * Items: 接收人
+   */
+  receivers?: {}[];
 }
 
 /**
@@ -4838,6 +4998,68 @@ export interface PendingBill extends Partial<Omit<BaseRow, 'id'>> {
    * 审核意见
    */
   auditRemark?: string;
+}
+
+/**
+ * 我的任务（/blade-desk/usertask）
+ */
+export interface UserTask extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 处理人；→ user
+   */
+  userId: string;
+  /**
+   * 处理人姓名
+   */
+  userName?: string;
+  /**
+   * 发送人
+   */
+  sendUserName?: string;
+  /**
+   * 任务标题
+   */
+  title: string;
+  /**
+   * 任务内容
+   */
+  content?: string;
+  /**
+   * 截止日期
+   */
+  dueDate?: string;
+  /**
+   * 任务状态；字典 task_status
+   */
+  taskStatus?: number;
+  /**
+   * 任务类型
+   */
+  taskType?: string;
+  /**
+   * 业务资源
+   */
+  resource?: string;
+  /**
+   * 单据ID
+   */
+  billId?: string;
+  /**
+   * 单据编号
+   */
+  billNo?: string;
+  /**
+   * 单据类型；字典 bill_type
+   */
+  billType?: string;
+  /**
+   * 完成时间
+   */
+  finishTime?: string;
 }
 
 /**
@@ -19216,52 +19438,6 @@ export interface User extends Partial<Omit<BaseRow, 'id'>> {
   status?: number;
 }
 
-/**
- * 我的任务（/blade-desk/usertask）
- */
-export interface Usertask extends Partial<Omit<BaseRow, 'id'>> {
-  /**
-   * 主键
-   */
-  id?: string;
-  /**
-   * 处理人；→ user
-   */
-  userId: string;
-  /**
-   * 处理人姓名
-   */
-  userName?: string;
-  /**
-   * 任务标题
-   */
-  title: string;
-  /**
-   * 任务内容
-   */
-  content?: string;
-  /**
-   * 任务状态；字典 task_status
-   */
-  taskStatus?: number;
-  /**
-   * 任务类型
-   */
-  taskType?: string;
-  /**
-   * 单据ID
-   */
-  billId?: string;
-  /**
-   * 单据类型；字典 bill_type
-   */
-  billType?: string;
-  /**
-   * 完成时间
-   */
-  finishTime?: string;
-}
-
 /** Resource name → entity type. */
 export interface Entities {
   'ap-balance': ApBalance;
@@ -19326,8 +19502,12 @@ export interface Entities {
   'bill-relation': BillRelation;
   'dashboard': Dashboard;
   'draft-bill': DraftBill;
+  'message-info': MessageInfo;
+  'message-template': MessageTemplate;
+  'msg-synergism': MsgSynergism;
   'notice': Notice;
   'pending-bill': PendingBill;
+  'user-task': UserTask;
   'ap-settle-body': ApSettleBody;
   'ap-settle': ApSettle;
   'ap-supplement': ApSupplement;
@@ -19482,5 +19662,4 @@ export interface Entities {
   'topmenu': Topmenu;
   'user-oauth': UserOauth;
   'user': User;
-  'usertask': Usertask;
 }

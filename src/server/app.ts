@@ -10,6 +10,7 @@ import { JwtSigner, loadSecret } from './auth/jwt.ts';
 import { Services } from './services.ts';
 import { registerSystemHandlers } from './system/index.ts';
 import { createHttpApp } from './http/app.ts';
+import { recoverExportJobs, stopExportJobs } from './files/export-jobs.ts';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -36,6 +37,8 @@ export async function createServer(config: ServerConfig, opts: { schemasDir?: st
     await seed(services);
     for (const model of registry.models.values()) await services.store.recount(model);
     await optimize(database, { mergeAbove: 1 });
+    // Exports that were running when the server stopped cannot go on: they are marked failed.
+    await recoverExportJobs(services);
     // The usual log records service events (start-up here; tenant creation and imports elsewhere).
     await services.store.insert(services.m('log-usual'), { tenantId: '000000', userId: '0' }, {
       serviceId: 'erp-console', logLevel: 'INFO', logId: 'startup', logData: `服务启动（${database.kind}）`,
@@ -51,6 +54,7 @@ export async function createServer(config: ServerConfig, opts: { schemasDir?: st
       async close() {
         clearInterval(timer);
         await app.close();
+        await stopExportJobs(services);
         await database.close();
       },
     };

@@ -155,6 +155,10 @@ describe.each(databases())('dashboard ($name)', ({ databaseUrl }) => {
     const month = sold.filter((s) => s.month === thisMonth);
     const monthTotal = month.reduce((s, l) => s.plus(l.total), new Dec(0));
     const counts = expectOk(await admin.get(`${INDEX}/indexcount`));
+    // Submitting and approving the bills above sent the admin approval messages (消息中心).
+    const inbox = expectOk(await admin.get('/blade-desk/messageinfo/selectMessageInfoPage', { current: 1, size: 500 })).records as Row[];
+    const unread = inbox.filter((m) => String(m.readStatus) === '1').length;
+    expect(unread).toBeGreaterThan(0);
     expect(counts).toEqual({
       today,
       todaySalesAmt: money(net(monthTotal)),
@@ -170,8 +174,11 @@ describe.each(databases())('dashboard ($name)', ({ databaseUrl }) => {
       pendingCount: 1,
       draftCount: 1,
       lowStockCount: 1,
-      unreadCount: 0,
+      unreadCount: unread,
     });
+    // 最新消息: the admin's 20 newest messages, as the inbox lists them.
+    const newest = expectOk(await admin.get(`${INDEX}/topMessages`)) as Row[];
+    expect(newest.map((m) => m.id)).toEqual(inbox.slice(0, 20).map((m) => m.id));
     // The pending and draft counts are the 待审单据 and 草稿单据 pages' totals.
     expect(counts.pendingCount).toBe(expectOk(await admin.get('/blade-desk/pendingbill/list', { current: 1, size: 1 })).total);
   });

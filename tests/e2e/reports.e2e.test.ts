@@ -3,6 +3,8 @@
  * drill-down to the bills behind a figure) on posted bills seeded through the API, and the home
  * page's dashboard; every figure on screen equals the API's answer. Screenshots are looked at.
  */
+import fs from 'node:fs';
+import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../support/server.ts';
@@ -76,6 +78,26 @@ describe('reports in the browser', () => {
     await expect.poll(() => detail.locator('.ag-row:not(.ag-row-pinned)').count()).toBe(3);
   });
 
+  test('导出 on a report runs as a job: progress under 导出任务, the file downloads when done, with the report rows', async () => {
+    await gotoFresh(page, `${server.url}${leaf('salesAnalysis').path}`);
+    await expect.poll(() => list('sales-analysis').locator('.ag-row:not(.ag-row-pinned)').count()).toBe(2);
+    const download = page.waitForEvent('download');
+    await page.getByTestId('list-toolbar').getByRole('button', { name: /导\s*出/ }).click();
+    const file = await download;
+    expect(file.suggestedFilename()).toBe('销售分析.xlsx');
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(fs.readFileSync(await file.path()) as unknown as ArrayBuffer);
+    const sheet = book.worksheets[0];
+    // A title row and the two goods.
+    expect(sheet.rowCount).toBe(3);
+    expect((sheet.getRow(2).values as unknown[]).map(String)).toContain('67.80');
+    await page.getByTestId('export-jobs-button').click();
+    await expect.poll(() => page.getByTestId('export-jobs').locator('[data-testid="export-job-done"]').count()).toBeGreaterThan(0);
+    await expect.poll(() => page.getByTestId('export-rows').first().innerText()).toContain('2 / 2');
+    await screenshot(page, 'report-export-jobs');
+    await page.keyboard.press('Escape');
+  });
+
   test('采购分析 and 业绩分析 show the API figures with their charts', async () => {
     await gotoFresh(page, `${server.url}${leaf('purchaseAnalysis').path}`);
     const purchases = expectOk(await api.get('/blade-report/purchaseanalysis/purchaseAnalysis', { current: 1, size: 20 })).records as Record<string, string>[];
@@ -115,6 +137,38 @@ describe('reports in the browser', () => {
     await screenshot(page, 'dashboard-home');
     await page.getByTestId('stat-pendingCount').click();
     await page.waitForURL(/\/analysis\/pendingApproval$/);
+    expect(browser.pageErrors).toEqual([]);
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test('the bell counts unread messages (the approval messages of the bills); 全部已读 on 消息 clears it without a reload', async () => {
+    await gotoFresh(page, `${server.url}/wel/home/index`);
+    const unread = expectOk(await api.get('/blade-desk/messageinfo/unreadCount')).count as number;
+    expect(unread).toBeGreaterThan(0);
+    const bell = page.getByTestId('message-count');
+    await expect.poll(() => bell.locator('.ant-badge-count').innerText()).toBe(String(unread));
+    await page.getByTestId('message-bell').click();
+    await page.waitForURL(/\/desk\/message$/);
+    const inbox = list('message-info');
+    await expect.poll(() => inbox.locator('.ag-row:not(.ag-row-pinned)').count()).toBe(Math.min(unread, 20));
+    await page.getByTestId('list-toolbar').getByRole('button', { name: '全部已读' }).click();
+    await page.locator('.ant-modal-confirm').getByRole('button', { name: /确\s*定|OK/ }).click();
+    await expect.poll(() => bell.locator('.ant-badge-count').count()).toBe(0);
+    expect(expectOk(await api.get('/blade-desk/messageinfo/unreadCount')).count).toBe(0);
+    await settle(page);
+    await screenshot(page, 'messages-read');
+  });
+
+  test('every 统计分析 page opens with its rows or its empty state, chart where it has one, no error', async () => {
+    const analysis = seededLeaves().filter((m) => m.path.startsWith('/analysis/'));
+    expect(analysis.length).toBeGreaterThanOrEqual(18);
+    for (const menu of analysis) {
+      await gotoFresh(page, `${server.url}${menu.path}`);
+      await expect.poll(() => page.locator('[data-testid^="list-"]:visible').count(), { message: menu.name }).toBeGreaterThan(0);
+      await settle(page);
+      expect(await page.getByText('页面尚未构建').count(), menu.name).toBe(0);
+      await screenshot(page, `report-page-${menu.code}`);
+    }
     expect(browser.pageErrors).toEqual([]);
     expect(consoleErrors).toEqual([]);
   });

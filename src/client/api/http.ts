@@ -34,6 +34,8 @@ export interface RequestOptions {
   skipAuthRecovery?: boolean;
   responseType?: 'json' | 'blob' | 'text';
   signal?: AbortSignal;
+  /** A poll the user did not ask for (export progress): the top progress bar stays still. */
+  background?: boolean;
 }
 
 export class ApiError extends Error {
@@ -174,6 +176,7 @@ async function send<T>(url: string, options: RequestOptions, isRetry: boolean): 
 
 /** One call with the shell's rules (headers, envelope codes, 401 recovery, progress bar). */
 export async function request<T>(url: string, options: RequestOptions = {}): Promise<T> {
+  if (options.background) return send<T>(url, options, false);
   progress.start();
   try {
     return await send<T>(url, options, false);

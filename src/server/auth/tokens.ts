@@ -7,7 +7,8 @@ import { type Row, PLATFORM_TENANT } from '../engine/store.ts';
 import type { ClientRecord } from './clients.ts';
 import { formatDateTime } from '../../shared/dates.ts';
 
-const ADMIN_ALIASES = new Set(['administrator', 'admin']);
+/** Role aliases that hold every menu and button (超级管理员). */
+export const ADMIN_ALIASES = new Set(['administrator', 'admin']);
 
 /** Roles and depts of a user, resolved for token claims and the token response. */
 export async function userProfile(services: Services, tenantId: string, user: Row) {

@@ -90,6 +90,27 @@ function internalModels() {
       { fields: ['counterKey'], message: '编码计数器已存在' },
     ]),
     userBarter: internalModel('blade_user_barter', { userId: ['string', 32], bartererId: ['string', 32] }),
+    // Exports run as jobs (files/export-jobs.ts). `status` is every table's integer column, so the
+    // job's running/done/failed/cancelled is `state` (answered as status).
+    exportJob: internalModel(
+      'erp_export_job',
+      {
+        userId: ['string', 32],
+        resource: ['string', 64],
+        endpoint: ['string', 200],
+        params: 'text',
+        fileName: ['string', 200],
+        state: ['string', 16],
+        rows: 'integer',
+        total: 'integer',
+        error: 'text',
+        fileKey: ['string', 200],
+        finishedTime: ['string', 19],
+        node: ['string', 300],
+      },
+      undefined,
+      { title: '导出任务', indexes: [['userId', 'createTime'], ['state']] },
+    ),
     ...ledgerModels(),
   };
 }

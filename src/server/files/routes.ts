@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../services.ts';
 import { CONTENT_TYPES, resolveKey } from './storage.ts';
+import { registerExportJobRoutes } from './export-jobs.ts';
 
 /**
  * Stored uploads are served from /oss/<key>. Links go into <img src>, which cannot send headers,
@@ -22,4 +23,5 @@ export function registerFileRoutes(app: FastifyInstance, services: Services) {
     if (!ext.match(/^(png|jpe?g|gif|webp|bmp|pdf|txt)$/)) reply.header('content-disposition', 'attachment');
     return reply.send(fs.createReadStream(full));
   });
+  registerExportJobRoutes(app, services);
 }

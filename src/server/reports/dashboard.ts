@@ -281,6 +281,22 @@ export function registerDashboardHandlers(services: Services) {
     return Number(r?.n ?? 0);
   }
 
+  /** The caller's unread messages (消息中心), as the top bar's bell counts them. */
+  async function unreadMessages(caller: Caller): Promise<number> {
+    const model = services.m('message-info');
+    const found = await sql<{ n: unknown }>`select count(*) as n from ${sql.table(model.table)}
+      where tenant_id = ${caller.tenantId} and user_id = ${caller.userId} and is_deleted = 0 and read_status = 1`.execute(services.store.db);
+    return Number(found.rows[0]?.n ?? 0);
+  }
+
+  /** The caller's 20 newest messages (the dashboard's 最新消息), read or not. */
+  services.register('dashboard.topMessages', async (ctx) => {
+    const mine = services.handlers.get('messageInfo.mine');
+    if (!mine) return [];
+    const page = (await mine({ ...ctx, query: { current: '1', size: '20' } }, services.m('message-info'))) as { records?: Row[] };
+    return page.records ?? [];
+  });
+
   services.register('dashboard.indexCount', async (ctx) => {
     const caller: Caller = mustCaller(ctx);
     const t = caller.tenantId;
@@ -311,8 +327,7 @@ export function registerDashboardHandlers(services: Services) {
       pendingCount: pending,
       draftCount: drafts,
       lowStockCount: lowStock,
-      // No in-app message table exists in this system: nothing can be unread.
-      unreadCount: 0,
+      unreadCount: await unreadMessages(caller),
     };
   });
 }

@@ -14,6 +14,7 @@ import { fillLookups } from '../engine/lookups.ts';
 import { parseFilters, parsePaging, parseSort, type Condition } from '../engine/query.ts';
 import { documentModel, formatFigures, loadBill, stateName, tenantPlaces } from '../engine/document/context.ts';
 import { saveBill } from '../engine/document/transitions.ts';
+import { sendTask } from '../desk/user-tasks.ts';
 import { Dec, fixed } from '../../shared/money/index.ts';
 import { idsParam, valueParam } from '../system/params.ts';
 
@@ -128,20 +129,16 @@ export function registerSalesOrderHandlers(services: Services) {
       await store.insertMany(services.m('bill-relation'), caller, [
         { sourceBillType: so.doc.billType, sourceBillId: id, sourceBillNo: head.billNo, targetBillType: dm.doc.billType, targetBillId: bill.id, targetBillNo: bill.billNo },
       ]);
-      await store.insert(
-        services.m('usertask'),
-        caller,
-        {
-          userId: demandUserId,
-          title: `采购需求单 ${bill.billNo} 待处理`,
-          content: `销售订单 ${head.billNo}${customer ? `（客户 ${customer.bartererName}）` : ''}未出库的 ${bodyList.length} 行商品已生成采购需求单 ${bill.billNo}，请核对后提交。`,
-          taskType: '采购需求',
-          billId: String(bill.id),
-          billType: dm.doc.billType,
-          taskStatus: 1,
-        },
-        { includeReadonly: true },
-      );
+      await sendTask(services, caller, {
+        userId: demandUserId,
+        title: `采购需求单 ${bill.billNo} 待处理`,
+        content: `销售订单 ${head.billNo}${customer ? `（客户 ${customer.bartererName}）` : ''}未出库的 ${bodyList.length} 行商品已生成采购需求单 ${bill.billNo}，请核对后提交。`,
+        taskType: '采购需求',
+        resource: dm.model.name,
+        billId: String(bill.id),
+        billNo: String(bill.billNo ?? ''),
+        billType: dm.doc.billType,
+      });
       return bill;
     });
   });

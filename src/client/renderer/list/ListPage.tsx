@@ -1,5 +1,5 @@
 import { lazy, Suspense, useCallback, useMemo, useState, type ReactNode } from 'react';
-import { Alert, Flex, Pagination, theme } from 'antd';
+import { Alert, App, Flex, Pagination, theme } from 'antd';
 import { useLocation } from 'react-router';
 import type { GridApi } from 'ag-grid-community';
 import type { QueryValue } from '../../api/http.ts';
@@ -15,10 +15,11 @@ import { ListToolbar } from './ListToolbar.tsx';
 import type { RowButton } from './RowActions.tsx';
 import { SearchForm } from './SearchForm.tsx';
 import { initialSearchValues, searchFieldsOf, toFilterParams } from './searchParams.ts';
-import { exportRows, transferEndpoint } from './transfer.ts';
+import { transferEndpoint } from './transfer.ts';
+import { useExportJobs } from '../../store/exportJobs.ts';
 import { useActionRunner } from './useActionRunner.tsx';
 import { recordActionLabels, recordRowButtons } from './rowButtons.ts';
-import { useListData } from './useListData.ts';
+import { sortParams, useListData } from './useListData.ts';
 import { drillPreset, useDrill } from './drill.ts';
 
 export const PAGE_SIZES = [10, 30, 50, 100, 200];
@@ -88,6 +89,10 @@ export default function ListPage(props: ListPageProps) {
   }, [gridApi, reload]);
   const runner = useActionRunner(resource, afterAction);
   const exportEndpoint = transferEndpoint(resource, 'export');
+  // Every report exports what it shows; other lists where the catalogue has an export call.
+  const canExport = Boolean(exportEndpoint) || resource.module === 'analysis';
+  const startExport = useExportJobs((s) => s.start);
+  const { message } = App.useApp();
   const importEndpoint = caps.canAdd ? transferEndpoint(resource, 'import') : undefined;
 
   const rowButtons = useCallback(
@@ -142,7 +147,13 @@ export default function ListPage(props: ListPageProps) {
         onAdd={() => setDialog({ mode: 'add', initial: addPreset })}
         onDelete={() => runner.remove(selected, true)}
         onAction={(action) => runner.run(action, selected)}
-        onExport={() => exportRows(resource, exportEndpoint!, { ...query.filters, ...listParams })}
+        canExport={canExport}
+        onExport={async () => {
+          // A server job writes the file (progress under 导出任务, downloaded when done).
+          const params = { ...query.filters, ...listParams, ...sortParams(query.sort) };
+          await startExport(resource.resource, data.endpoint?.path, params, `${label(resource.title, resource.titleEn)}.xlsx`);
+          void message.success(t('list.exportStarted'));
+        }}
         onImported={reload}
         onRefresh={reload}
         right={<ColumnSettings api={gridApi} version={columnsVersion} onReset={() => setResetSignal((n) => n + 1)} />}

@@ -24,6 +24,8 @@ interface ListToolbarProps {
   onDelete(): void;
   onAction(action: ActionDef): void;
   onExport?(): Promise<void>;
+  /** Shows 导出 (a report exports what it shows even without a catalogue export call). */
+  canExport?: boolean;
   onImported(): void;
   onRefresh(): void;
 }
@@ -69,7 +71,7 @@ export function ListToolbar(props: ListToolbarProps) {
             onImported={props.onImported}
           />
         )}
-        {exportEndpoint && props.onExport && (
+        {(props.canExport ?? Boolean(exportEndpoint)) && props.onExport && (
           <Button
             icon={<DownloadOutlined />}
             loading={exporting}

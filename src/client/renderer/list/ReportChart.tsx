@@ -76,7 +76,7 @@ export default function ReportChart({ resource, chart, rows, filters, bare }: Pr
       grid: { left: 8, right: 16, top: 32, bottom: 8, containLabel: true },
       xAxis: { type: 'category', data: shape.categories, axisLabel: { hideOverlap: true, width: 96, overflow: 'truncate' } },
       yAxis: { type: 'value' },
-      series: shape.series.map((s) => ({ type: chart.type, name: titleOf(s.field), data: s.values.map(Number), smooth: chart.type === 'line' })),
+      series: shape.series.map((s) => ({ type: chart.type, name: titleOf(s.field), data: s.values.map(Number), smooth: false })),
     };
     // titleOf reads the resource and language (label) only.
     // eslint-disable-next-line react-hooks/exhaustive-deps

@@ -12,6 +12,7 @@ import { endpointPermission } from '../common/permissions.ts';
 import { dutyEndpoint, endpointByPath, type ActionDef } from '../common/views.ts';
 import { loadResource } from '../common/useResource.ts';
 import { exportRows } from './transfer.ts';
+import { announceChange } from '../../api/events.ts';
 
 /** Calls one of the resource's endpoints with query parameters, by its declared method. */
 export function callEndpoint(
@@ -131,6 +132,7 @@ export function useActionRunner(
         await callEndpoint(target, action.endpoint, { ...base, ...promptValues(typed) });
       }
       notifier().success(action.success ?? t('list.operateSuccess'));
+      announceChange(target.resource);
       onDone();
     },
     [onDone, t, label],
@@ -185,6 +187,7 @@ export function useActionRunner(
           callEndpoint(resource, endpoint.path, { ids: rows.map(idOf).join(',') }).then(
             () => {
               notifier().success(t('list.operateSuccess'));
+              announceChange(resource.resource);
               onDone();
             },
             () => undefined,

@@ -23,6 +23,7 @@ import { checkItems } from './items.ts';
 import { countedDifferences, countLines } from './count.ts';
 import { writeRelations } from './relations.ts';
 import { updateSourceProgress } from './progress.ts';
+import { notifyTransition } from '../../desk/approval-messages.ts';
 import { asBill, documentConfig, loadBill, mustTransition, presentBill, stateName, tenantPlaces, type DocumentModel } from './context.ts';
 import { Dec, fixed, placesFromConfig, type Decimal, type Places } from '../../../shared/money/index.ts';
 
@@ -57,11 +58,17 @@ async function refusal(services: Services, actor: Actor, dm: DocumentModel, t: T
   return badRequest(`单据当前状态为「${stateName(services, dm, state)}」，不能${title}；只有「${allowed.join('、')}」的单据可以${title}`, { status: state });
 }
 
+/**
+ * Every applied action, saves included, passes here inside its transaction: the action history,
+ * then the approval messages it causes (waiting → the approvers; approved or rejected → the
+ * submitter), committed or rolled back with the action.
+ */
 async function recordAction(services: Services, actor: Actor, dm: DocumentModel, t: TransitionDef, bill: Row, from: string, who: string, remark?: string) {
   const billNo = blank(bill[dm.doc.numberField]) ? null : String(bill[dm.doc.numberField]);
   await services.store.insertMany(services.internal.billAction, actor, [
     { resource: dm.model.name, billId: String(bill.id), billType: documentFor(dm.doc, bill).billType, billNo, action: t.action, actionName: t.title ?? t.action, fromStatus: from, toStatus: t.to, remark: remark ?? null, userName: who },
   ]);
+  await notifyTransition(services, actor, dm, t, bill, who, remark);
 }
 
 /** The lines of a bill as posting reads them: stored values, no display names. */

@@ -61,6 +61,9 @@ export function MenuSearch({ variant, onClose }: { variant: 'sidebar' | 'top'; o
       onBlur={() => setOpen(false)}
       notFoundContent={text.trim() ? t('menu.noMatch') : null}
       popupMatchSelectWidth={variant === 'sidebar' ? 320 : 360}
+      // At most 30 results: all rendered (a virtual list would leave the ones below the fold out of the page).
+      virtual={false}
+      listHeight={320}
       style={{ width: variant === 'sidebar' ? '100%' : 240 }}
     >
       <Input

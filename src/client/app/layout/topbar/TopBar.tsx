@@ -9,6 +9,8 @@ import { LanguageSwitch } from '../LanguageSwitch.tsx';
 import { MenuSearch } from '../search/MenuSearch.tsx';
 import { FullscreenToggle } from './FullscreenToggle.tsx';
 import { LockButton } from './LockButton.tsx';
+import { ExportJobsButton } from './ExportJobsButton.tsx';
+import { MessageBell } from './MessageBell.tsx';
 import { QuickMenu } from './QuickMenu.tsx';
 import { ThemeSwitcher } from './ThemeSwitcher.tsx';
 import { TopMenu } from './TopMenu.tsx';
@@ -59,6 +61,8 @@ export function TopBar() {
         <TopSearch />
         <ThemeSwitcher />
         {screen >= 1 && <LanguageSwitch />}
+        <MessageBell />
+        <ExportJobsButton />
         <FullscreenToggle />
         <LockButton />
         <UserMenu />
