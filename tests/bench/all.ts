@@ -16,6 +16,7 @@ const suites: Record<string, string[]> = {
   money: ['tests/bench/money-bench.ts'],
   'posting-property': ['tests/bench/documents-property.ts'],
   posting: ['tests/bench/posting-bench.ts'],
+  reports: ['tests/bench/reports-bench.ts'],
 };
 const chosen = process.argv.slice(2).filter((a) => a in suites);
 for (const name of chosen.length ? chosen : Object.keys(suites)) {
