@@ -35,6 +35,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { freshPostgres } from '../support/server.ts';
 import { createServer } from '../../src/server/app.ts';
 import { configFromEnv, type ServerConfig } from '../../src/server/config.ts';
 import { nextId } from '../../src/server/db/ids.ts';
@@ -648,26 +649,6 @@ async function seedYear(services: Services): Promise<Counts> {
 
 // ───────────── databases ─────────────
 
-/** A fresh PostgreSQL database (as tests/support/server.ts makes one per test server). */
-async function freshPostgres(baseUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `erp_bench_reports_${Date.now().toString(36)}`;
-  const admin = new pg.Client({ connectionString: baseUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(baseUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const c = new pg.Client({ connectionString: baseUrl });
-      await c.connect();
-      await c.query(`drop database if exists ${name} with (force)`);
-      await c.end();
-    },
-  };
-}
-
 // ───────────── measuring ─────────────
 
 interface Measured {
@@ -696,7 +677,7 @@ async function main() {
   const reuse = process.env.BENCH_DATA;
   const keep = process.env.BENCH_KEEP === '1';
   const dataDir = !postgresBase && reuse ? reuse : fs.mkdtempSync(path.join(os.tmpdir(), 'erp-bench-reports-'));
-  const database = postgresBase ? (reuse ? { url: reuse, drop: async () => undefined } : await freshPostgres(postgresBase)) : undefined;
+  const database = postgresBase ? (reuse ? { url: reuse, drop: async () => undefined } : await freshPostgres(postgresBase, 'erp_bench_reports')) : undefined;
   const config: ServerConfig = { ...configFromEnv(), dataDir, databaseUrl: database?.url, port: 0, logRequests: false };
   const kind = database ? 'PostgreSQL' : 'SQLite';
   const cpu = os.cpus();

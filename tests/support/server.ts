@@ -15,9 +15,9 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-/** A fresh PostgreSQL database per server, so suites never see each other's rows. */
-async function freshPostgres(baseUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `erp_t_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
+/** A fresh PostgreSQL database per server, so suites never see each other's rows (benches use it too). */
+export async function freshPostgres(baseUrl: string, prefix = 'erp_t'): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `${prefix}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
   const admin = new pg.Client({ connectionString: baseUrl });
   await admin.connect();
   await admin.query(`create database ${name}`);
