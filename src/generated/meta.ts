@@ -262,6 +262,38 @@ export interface Table {
      * A PostgreSQL spelling of the SELECT where it must differ.
      */
     postgres?: string;
+    /**
+     * Keep the view's rows in a table of the same name (the SELECT becomes the view <table>_live), refreshed bill by bill in the transaction that saves or moves a bill: when the bill's own table or a table that transaction wrote (a ledger the posting added the bill's rows to) is one of `tables`, the bill's rows are deleted and what the live view now shows for it is inserted, so reads never join or scan the base tables. Monthly rollups of `measures` per `rollups[].keys` are kept in the same transaction (old rows subtracted, new rows added). Rebuilt from the live view when the SELECT, the columns or the rollups change. Rows are as at the bill's last change: a later edit of a joined master row (a goods' category, a unit's rate) does not rewrite posted bills' rows, and the audit columns (update_user, update_time, version) are as at the refresh. A row that another bill changes (an invoice marking a sale invoiced) is not refreshed by that bill: such views are not materialized. tests/support/server.ts checks after every API suite that each table equals its live view.
+     */
+    materialize?: {
+      /**
+       * The column holding the bill id (one bill's rows are refreshed together).
+       */
+      bill: string;
+      /**
+       * The date column (yyyy-MM-dd…) rollups are kept by month of; required with rollups.
+       */
+      date?: string;
+      /**
+       * Rollup measures: column → aggregate SQL over the view's columns that adds up across bills (sum(...), count(distinct ... bill ...)), with its kind; line_count (count(*)) is required with rollups (a group whose rows all went is left out).
+       */
+      measures?: {
+        [k: string]: {
+          sql: string;
+          kind: "count" | "decimal";
+        };
+      };
+      rollups?: {
+        /**
+         * Table <table>__<name>.
+         */
+        name: string;
+        /**
+         * Columns of the view the rollup groups by besides the month (null kept as '').
+         */
+        keys: string[];
+      }[];
+    };
   };
 }
 /**

@@ -5,6 +5,7 @@ import type { ServerConfig } from './config.ts';
 import { openDatabase, optimize } from './db/connect.ts';
 import { syncTable, syncView } from './db/ddl.ts';
 import { seed } from './db/seed.ts';
+import { dropPlainViews, syncMaterialized } from './engine/materialized.ts';
 import { loadRegistry } from './engine/registry.ts';
 import { JwtSigner, loadSecret } from './auth/jwt.ts';
 import { Services } from './services.ts';
@@ -30,8 +31,10 @@ export async function createServer(config: ServerConfig, opts: { schemasDir?: st
     (level === 'error' ? console.error : console.log)(line);
   };
   try {
+    await dropPlainViews(database, registry);
     for (const model of [...registry.models.values(), ...Object.values(registry.internal)]) await syncTable(database, model);
     for (const model of registry.models.values()) await syncView(database, model);
+    await syncMaterialized(database, registry, (msg) => log('info', msg));
     const services = new Services(config, database, registry, new JwtSigner(loadSecret(config.dataDir, config.jwtSecret)), log);
     registerSystemHandlers(services);
     await seed(services);

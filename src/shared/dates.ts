@@ -22,3 +22,17 @@ export function normalizeDateTime(text: string): string | null {
   const parsed = new Date(text);
   return Number.isNaN(parsed.getTime()) ? null : formatDateTime(parsed);
 }
+
+/** yyyy-MM-dd plus n days (calendar arithmetic in UTC, so no time zone shifts a day). */
+export function addDays(day: string, n: number): string {
+  const d = new Date(`${day}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + n);
+  return `${d.getUTCFullYear()}-${String(d.getUTCMonth() + 1).padStart(2, '0')}-${String(d.getUTCDate()).padStart(2, '0')}`;
+}
+
+/** yyyy-MM plus n months. */
+export function addMonths(month: string, n: number): string {
+  const [y, m] = month.split('-').map(Number);
+  const k = y * 12 + (m - 1) + n;
+  return `${Math.floor(k / 12)}-${String((k % 12) + 1).padStart(2, '0')}`;
+}

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { createServer, REPO_ROOT } from '../../src/server/app.ts';
+import { materializedDrift } from '../../src/server/engine/materialized.ts';
 import type { ServerConfig } from '../../src/server/config.ts';
 import type { Services } from '../../src/server/services.ts';
 
@@ -74,10 +75,13 @@ export async function startTestServer(
     databaseUrl: pgDb?.url,
     services: server.services,
     async close() {
+      // Whatever the suite did, the reports' materialized views must still equal their live views.
+      const drift = await materializedDrift(server.services.store.db, server.services.registry);
       await server.close();
       await pgDb?.drop();
       // A temp folder this helper made is removed with the server; a given dataDir is the caller's.
       if (!opts.dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+      if (drift.length) throw new Error(`materialized views drifted from their live views:\n${drift.join('\n')}`);
     },
   };
 }

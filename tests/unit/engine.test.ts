@@ -130,6 +130,9 @@ describe('contains-search and write tracking helpers', () => {
     expect(writtenTable(db.deleteFrom('erp_c').where('x', '=', 1).toOperationNode())).toBe('erp_c');
     expect(writtenTable(sql`insert into erp_row_count (n) values (${1})`.toOperationNode())).toBe('erp_row_count');
     expect(writtenTable(sql`update "blade_user" set x = 1`.toOperationNode())).toBe('blade_user');
+    // A table named by sql.table / sql.ref inside raw SQL (the PostgreSQL bulk insert of ledger rows).
+    expect(writtenTable(sql`insert into ${sql.table('erp_stock_ledger')} (x) select * from unnest(${[1]})`.toOperationNode())).toBe('erp_stock_ledger');
+    expect(writtenTable(sql`delete from ${sql.ref('erp_sales_analysis')} where bill_id = ${'1'}`.toOperationNode())).toBe('erp_sales_analysis');
     expect(writtenTable(db.selectFrom('erp_a').selectAll().toOperationNode())).toBeUndefined();
     expect(writtenTable(sql`select * from erp_a`.toOperationNode())).toBeUndefined();
     await db.destroy();

@@ -39,13 +39,28 @@ function tableName(node: OperationNode | undefined): string | undefined {
   return undefined;
 }
 
+/** The name an sql.table(…) or sql.ref(…) parameter of raw SQL stands for. */
+function identifierOf(node: OperationNode | undefined): string | undefined {
+  const n = node as unknown as { kind?: string; sqlFragments?: readonly string[]; parameters?: readonly OperationNode[]; column?: { column?: { name?: string } } } | undefined;
+  if (!n) return undefined;
+  if (n.kind === 'RawNode' && n.parameters?.length === 1 && (n.sqlFragments ?? []).every((f) => f === '')) return identifierOf(n.parameters[0]);
+  if (n.kind === 'ReferenceNode') return n.column?.column?.name;
+  return tableName(node);
+}
+
 /** The table a query writes, from its operation tree (builders) or its text (raw `sql`). */
 export function writtenTable(node: RootOperationNode): string | undefined {
   const n = node as unknown as { kind: string; into?: OperationNode; table?: OperationNode; from?: { froms?: OperationNode[] }; sqlFragments?: readonly string[] };
   if (n.kind === 'InsertQueryNode') return tableName(n.into);
   if (n.kind === 'UpdateQueryNode') return tableName(n.table);
   if (n.kind === 'DeleteQueryNode') return tableName(n.from?.froms?.[0]);
-  if (n.kind === 'RawNode') return RAW_WRITE.exec((n.sqlFragments ?? []).join('?'))?.[1];
+  if (n.kind === 'RawNode') {
+    // A table given as sql.table(…) is a parameter node between the fragments: spelled out by name.
+    const parameters = (n as unknown as { parameters?: readonly OperationNode[] }).parameters ?? [];
+    const fragments = n.sqlFragments ?? [];
+    const text = fragments.map((f, i) => f + (i < parameters.length ? (identifierOf(parameters[i]) ?? '?') : '')).join('');
+    return RAW_WRITE.exec(text)?.[1];
+  }
   return undefined;
 }
 

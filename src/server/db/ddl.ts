@@ -72,12 +72,14 @@ export async function syncView(database: Database, model: Model): Promise<void> 
   const view = model.def.view;
   if (!view) return;
   const select = database.kind === 'postgres' && view.postgres ? view.postgres : view.select;
-  await sql`drop view if exists ${sql.ref(model.table)}`.execute(database.db);
-  await sql`create view ${sql.ref(model.table)} as ${sql.raw(select)}`.execute(database.db);
+  // A materialized view keeps its rows in the table of its name; the SELECT is its live view.
+  const name = view.materialize ? `${model.table}_live` : model.table;
+  await sql`drop view if exists ${sql.ref(name)}`.execute(database.db);
+  await sql`create view ${sql.ref(name)} as ${sql.raw(select)}`.execute(database.db);
 }
 
 export async function syncTable(database: Database, model: Model): Promise<'created' | 'altered' | 'unchanged'> {
-  if (model.def.view) return 'unchanged';
+  if (model.def.view && !model.def.view.materialize) return 'unchanged';
   await ensureStateTable(database);
   const fields = allFields(model);
   const wanted: Record<string, string> = {};

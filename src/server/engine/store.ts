@@ -110,6 +110,12 @@ export class Store {
     }
   }
 
+  /** Tables written so far in the open transaction (empty outside one). */
+  writtenInTransaction(): ReadonlySet<string> {
+    const open = this.current.getStore();
+    return (open && this.pendingWrites.get(open)) || new Set();
+  }
+
   get db(): Db {
     return this.current.getStore() ?? this.database.db;
   }

@@ -5,6 +5,7 @@
 import type { Ctx } from '../http/context.ts';
 import { badRequest } from '../errors.ts';
 import { valueParam } from '../system/params.ts';
+import { addDays, addMonths } from '../../shared/dates.ts';
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -14,20 +15,8 @@ export interface Period {
   to?: string;
 }
 
-const pad = (n: number) => String(n).padStart(2, '0');
 
-export function addDays(day: string, n: number): string {
-  const d = new Date(`${day}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + n);
-  return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
-}
-
-/** yyyy-MM plus n months. */
-export function addMonths(month: string, n: number): string {
-  const [y, m] = month.split('-').map(Number);
-  const k = y * 12 + (m - 1) + n;
-  return `${Math.floor(k / 12)}-${pad((k % 12) + 1)}`;
-}
+export { addDays, addMonths };
 
 export function lastDayOf(month: string): string {
   return addDays(`${addMonths(month, 1)}-01`, -1);

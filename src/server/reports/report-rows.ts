@@ -17,7 +17,7 @@ import { fillLookups } from '../engine/lookups.ts';
 import { formatFigures, tenantPlaces } from '../engine/document/context.ts';
 import { badRequest } from '../errors.ts';
 import { Dec, fixed, type Decimal } from '../../shared/money/index.ts';
-import { toField } from '../../shared/resource.ts';
+import { toField, toColumn } from '../../shared/resource.ts';
 import { valueParam } from '../system/params.ts';
 import { addDays, dayParam, periodOf, type Period } from './period.ts';
 
@@ -27,9 +27,17 @@ const SCALE = new Dec(10).pow(STORAGE_SCALE);
 export function decimalReader(services: Services): (v: unknown) => Decimal {
   const scaled = services.store.dialect === 'sqlite';
   return (v) => {
+    // A scaled integer is unscaled by placing the point in its digits: no division per value.
+    if (scaled && typeof v === 'number' && Number.isSafeInteger(v)) return new Dec(unscaled(v));
     const d = new Dec(v === null || v === undefined || v === '' ? '0' : String(v));
     return scaled ? d.div(SCALE) : d;
   };
+}
+
+/** The decimal text of an integer scaled by 10^STORAGE_SCALE (-1500000 → -1.500000). */
+function unscaled(n: number): string {
+  const digits = String(Math.abs(n)).padStart(STORAGE_SCALE + 1, '0');
+  return `${n < 0 ? '-' : ''}${digits.slice(0, -STORAGE_SCALE)}.${digits.slice(-STORAGE_SCALE)}`;
 }
 
 export const countOf = (v: unknown) => Number(v ?? 0);
@@ -86,45 +94,81 @@ export interface SortKey {
 export type TieBreak = string | SortKey | ((a: Row, b: Row) => number);
 
 const numeric = (v: unknown) => typeof v === 'number' || (typeof v === 'string' && /^-?\d+(\.\d+)?$/.test(v));
+const collator = new Intl.Collator();
 
-/** Two field values in ascending order: absent first, decimals exactly, else as text. */
-function compareValues(x: unknown, y: unknown): number {
+/** A field value made comparable once per row (not once per comparison): a decimal, text, or absent. */
+type SortValue = Decimal | string | null;
+const sortValue = (v: unknown): SortValue => (v === null || v === undefined ? null : v instanceof Dec ? v : numeric(v) ? new Dec(String(v)) : String(v));
+
+/** Two values in ascending order: absent first, decimals exactly, else as text. */
+function compareSortValues(x: SortValue, y: SortValue): number {
   if (x === y) return 0;
-  if (x === null || x === undefined) return -1;
-  if (y === null || y === undefined) return 1;
-  if (numeric(x) && numeric(y)) return new Dec(String(x)).comparedTo(String(y));
-  return String(x).localeCompare(String(y));
+  if (x === null) return -1;
+  if (y === null) return 1;
+  if (typeof x !== 'string' && typeof y !== 'string') return x.comparedTo(y);
+  return collator.compare(String(x), String(y));
 }
 
-/**
- * Sorts rows by ascs/descs over their own fields (camelCase or snake_case; an unknown one is a bad
- * request), else by `fallback` (one key or several); rows equal on every key by `tie`.
- */
-export function sortRows(ctx: Ctx, rows: Row[], fallback: SortKey | SortKey[], tie: TieBreak): void {
+/** The name a client sent for a field (as it wrote it, snake_case or camelCase). */
+const fieldName = (ctx: Ctx, field: string) =>
+  [ctx.query.ascs, ctx.query.descs].flatMap((raw) => String(raw ?? '').split(',').map((s) => s.trim())).find((part) => part && toField(part) === field) ?? toColumn(field);
+
+/** The ascs/descs keys of the request (camelCase fields), in order. */
+export function requestedKeys(ctx: Ctx): SortKey[] {
   const keys: SortKey[] = [];
   for (const [name, dir] of [['ascs', 1], ['descs', -1]] as const) {
     const raw = ctx.query[name];
     if (!raw) continue;
-    for (const part of String(raw).split(',').map((s) => s.trim()).filter(Boolean)) {
-      const field = toField(part);
-      if (rows.length && !(field in rows[0])) throw badRequest(`排序字段 ${part} 不存在`);
-      keys.push({ field, dir });
-    }
+    for (const part of String(raw).split(',').map((s) => s.trim()).filter(Boolean)) keys.push({ field: toField(part), dir });
   }
+  return keys;
+}
+
+/**
+ * Sorts rows by ascs/descs over their own fields (camelCase or snake_case; an unknown one is a bad
+ * request), else by `fallback` (one key or several); rows equal on every key by `tie`. Each row's
+ * keys are read once, so thousands of groups sort in a few milliseconds.
+ */
+export function sortRows(ctx: Ctx, rows: Row[], fallback: SortKey | SortKey[], tie: TieBreak): void {
+  const keys = requestedKeys(ctx);
+  for (const { field } of keys) if (rows.length && !(field in rows[0])) throw badRequest(`排序字段 ${fieldName(ctx, field)} 不存在`);
   if (!keys.length) keys.push(...(Array.isArray(fallback) ? fallback : [fallback]));
+  const tieKey = typeof tie === 'object' ? tie : undefined;
+  const all = tieKey ? [...keys, tieKey] : keys;
+  const decorated = rows.map((row) => ({ row, values: all.map((k) => sortValue(row[k.field])) }));
   const last =
     typeof tie === 'function'
-      ? tie
+      ? (a: Row, b: Row) => tie(a, b)
       : typeof tie === 'string'
-        ? (a: Row, b: Row) => String(a[tie] ?? '').localeCompare(String(b[tie] ?? ''))
-        : (a: Row, b: Row) => compareValues(a[tie.field], b[tie.field]) * tie.dir;
-  rows.sort((a, b) => {
-    for (const { field, dir } of keys) {
-      const c = compareValues(a[field], b[field]);
-      if (c) return c * dir;
+        ? (a: Row, b: Row) => collator.compare(String(a[tie] ?? ''), String(b[tie] ?? ''))
+        : undefined;
+  decorated.sort((a, b) => {
+    for (let i = 0; i < all.length; i++) {
+      const c = compareSortValues(a.values[i], b.values[i]);
+      if (c) return c * all[i].dir;
     }
-    return last(a, b);
+    return last ? last(a.row, b.row) : 0;
   });
+  decorated.forEach((d, i) => (rows[i] = d.row));
+}
+
+/**
+ * Sorts and pages rows whose display fields (names, codes) `fill` adds: when the order needs none
+ * of them, only the page's rows are filled, so a report of 5,000 groups looks up 20 names.
+ */
+export async function sortedPage(ctx: Ctx, rows: Row[], fallback: SortKey | SortKey[], tie: TieBreak, fill: (rows: Row[]) => Promise<void>, extra: Row = {}): Promise<Row> {
+  const needsFill = rows.length > 0 && (requestedKeys(ctx).some((k) => !(k.field in rows[0])) || (typeof tie === 'string' && !(tie in rows[0])) || typeof tie === 'function');
+  if (needsFill) await fill(rows);
+  sortRows(ctx, rows, fallback, tie);
+  const page = pageOf(ctx, rows, extra);
+  if (!needsFill) await fill(page.records as Row[]);
+  return page;
+}
+
+/** The BladeX page shape around one page of records out of `total`. */
+export function pageShape(ctx: Ctx, records: Row[], total: number, extra: Row = {}): Row {
+  const { current, size } = parsePaging(ctx.query);
+  return { records, total, size, current, pages: Math.ceil(total / size), orders: [], ...extra };
 }
 
 /** One page of rows already in order, in the BladeX page shape, with extra keys (summary, period). */

@@ -15,8 +15,9 @@ import { parsePaging, parseSort } from '../engine/query.ts';
 import { formatFigures, tenantPlaces } from '../engine/document/context.ts';
 import { Dec, fixed, type Decimal, type Places } from '../../shared/money/index.ts';
 import { valueParam } from '../system/params.ts';
+import { readRollup, type KeyFilter } from '../engine/materialized.ts';
 import { addDays, lastDayOf, periodOf, type Period } from './period.ts';
-import { decimalReader, idParam, pageOf, percent, ratio, sortRows } from './report-rows.ts';
+import { decimalReader, idParam, pageOf, pageShape, percent, ratio, requestedKeys, sortedPage, sortRows, type SortKey } from './report-rows.ts';
 
 export const LINES = 'erp_sales_analysis';
 /** The key of "no customer / salesperson / department" (walk-in retail, a bill without one). */
@@ -141,17 +142,94 @@ export function salesSumsOf(r: Record<string, unknown>, dec: (v: unknown) => Dec
   };
 }
 
-/** Σ of the posted lines per group (`key` an SQL expression over the view; none: one total row). */
-export async function sumSales(services: Services, tenantId: string, f: SalesFilter, key?: string): Promise<Figures[]> {
+/** The rollup that serves each grouping when nothing narrows the lines (its key leads, so SQLite groups as it reads). */
+const ROLLUP_OF_GROUP: Record<string, string> = {
+  '': 'month', month: 'month', customer_id: 'head', staff_id: 'staff', dept_id: 'dept', depot_id: 'depot', comm_info_id: 'goods', classify_id: 'classify',
+};
+
+/**
+ * The rollup of erp_sales_analysis (schemas/analysis/sales-analysis.json, materialize) that answers
+ * a sum, or none when the filter needs the lines themselves. Bill counts add up over a rollup's
+ * rows only across months and head columns (a bill has one customer, one month), so goods,
+ * categories and warehouses are read from their own rollups, never summed over another key.
+ */
+function rollupFor(f: SalesFilter, group?: string): { name: string; filter: KeyFilter } | undefined {
+  const head: KeyFilter = {};
+  for (const [name, column] of HEAD_COLUMNS) {
+    const v = f[name];
+    if (!v || name === 'settlementId' || name === 'depotId') continue;
+    head[column] = v === NONE && name !== 'billType' ? '' : v;
+  }
+  const goods = f.commInfoId !== undefined;
+  const classes = f.classifyIds !== undefined;
+  const depot = f.depotId !== undefined;
+  const headFiltered = Object.keys(head).length > 0;
+  if (!goods && !classes && !depot) {
+    if (!headFiltered) return group === undefined || group in ROLLUP_OF_GROUP ? { name: ROLLUP_OF_GROUP[group ?? ''], filter: {} } : undefined;
+    return !group || ['customer_id', 'staff_id', 'dept_id', 'month'].includes(group) ? { name: 'head', filter: head } : undefined;
+  }
+  if (headFiltered) return undefined;
+  if ((group === 'comm_info_id' || (!group && goods && !classes)) && !depot) {
+    return { name: 'goods', filter: { ...(goods ? { comm_info_id: f.commInfoId! } : {}), ...(classes ? { classify_id: f.classifyIds! } : {}) } };
+  }
+  if ((group === 'classify_id' || (!group && f.classifyIds?.length === 1)) && !depot && !goods) return { name: 'classify', filter: classes ? { classify_id: f.classifyIds! } : {} };
+  if ((group === 'depot_id' || !group) && depot && !goods && !classes) return { name: 'depot', filter: { depot_id: f.depotId === NONE ? '' : f.depotId! } };
+  return undefined;
+}
+
+const GROUP_KEY: Record<string, string> = { 'substr(bill_date, 1, 7)': 'month' };
+
+/** The grouped sums as SQL: from a rollup where one serves the filter, else from the lines. */
+function salesQuery(services: Services, tenantId: string, f: SalesFilter, key?: string): RawBuilder<Record<string, unknown>> {
+  const group = key ? (GROUP_KEY[key] ?? key) : undefined;
+  const rollup = rollupFor(f, group);
   const k = key ? sql.raw(key) : sql`''`;
-  const result = await sql<Record<string, unknown>>`select ${k} as k, ${SALES_SUMS}, sum(tax_amt) as tax_amt
-    from ${sql.table(LINES)} where ${filterSql(f, tenantId)}${key ? sql` group by ${k}` : sql``}`.execute(services.store.db);
+  return rollup
+    ? readRollup(services.registry, LINES, rollup.name, { tenantId, from: f.period.from, to: f.period.to, filter: rollup.filter, group })
+    : sql<Record<string, unknown>>`select ${k} as k, ${SALES_SUMS}, sum(tax_amt) as tax_amt
+    from ${sql.table(LINES)} where ${filterSql(f, tenantId)}${key ? sql` group by ${k}` : sql``}`;
+}
+
+function figuresOf(services: Services, rows: Record<string, unknown>[]): Figures[] {
   const dec = decimalReader(services);
-  return result.rows.map((r) => ({
+  return rows.map((r) => ({
     key: r.k === null || r.k === undefined ? '' : String(r.k),
     ...salesSumsOf(r, dec),
     taxAmt: dec(r.tax_amt),
   }));
+}
+
+/** Σ of the posted lines per group (`key` an SQL expression over the view; none: one total row). */
+export async function sumSales(services: Services, tenantId: string, f: SalesFilter, key?: string): Promise<Figures[]> {
+  return figuresOf(services, (await salesQuery(services, tenantId, f, key).execute(services.store.db)).rows);
+}
+
+/** Each figure field a group row can be ordered by, as SQL over the grouped sums (margins as floats: order only). */
+const ORDER_SQL: Record<string, string> = {
+  groupKey: 'k', billCount: 'bill_count', returnBillCount: 'return_bill_count', salesQty: 'sales_qty', returnQty: 'return_qty',
+  qty: 'sales_qty - return_qty', outAmt: 'out_amt', returnAmt: 'return_amt', totalAmt: 'total_amt', amountShare: 'total_amt',
+  salesAmt: 'sales_amt', taxAmt: 'tax_amt', costAmt: 'cost_amt', grossProfit: 'sales_amt - cost_amt',
+  grossMargin: 'case when sales_amt = 0 then 0 else (sales_amt - cost_amt) * 1.0 / sales_amt end',
+  avgPrice: 'case when sales_qty = return_qty then 0 else sales_amt * 1.0 / (sales_qty - return_qty) end',
+  avgCost: 'case when sales_qty = return_qty then 0 else cost_amt * 1.0 / (sales_qty - return_qty) end',
+};
+
+/**
+ * One page of groups in the asked order, sorted and cut in SQL (the database orders 5,000 goods,
+ * only 20 are read and formatted), with the number of groups; undefined when the order names a
+ * field SQL does not have (a name: the caller sorts the formatted rows instead).
+ */
+async function salesGroupPage(services: Services, ctx: Ctx, tenantId: string, f: SalesFilter, key: string, fallback: SortKey[]): Promise<{ groups: Figures[]; total: number } | undefined> {
+  const requested = requestedKeys(ctx);
+  const keys = [...(requested.length ? requested : fallback), { field: 'groupKey', dir: 1 } as SortKey];
+  if (keys.some((k) => !(k.field in ORDER_SQL))) return undefined;
+  const { current, size } = parsePaging(ctx.query);
+  const grouped = salesQuery(services, tenantId, f, key);
+  const order = sql.join(keys.map((k) => sql`${sql.raw(ORDER_SQL[k.field])} ${sql.raw(k.dir === 1 ? 'asc' : 'desc')}`));
+  const db = services.store.db;
+  const page = (await sql<Record<string, unknown>>`select g.*, count(*) over () as group_total from (${grouped}) g order by ${order} limit ${size} offset ${(current - 1) * size}`.execute(db)).rows;
+  const total = page.length ? Number(page[0].group_total) : Number((await sql<{ n: unknown }>`select count(*) as n from (${grouped}) g`.execute(db)).rows[0]?.n ?? 0);
+  return { groups: figuresOf(services, page), total };
 }
 
 export function zero(key = ''): Figures {
@@ -237,29 +315,67 @@ function groupByParam(ctx: Ctx): GroupBy {
   return by;
 }
 
-/** Group rows with their names: goods also carry their code, spec, base unit and category. */
-export async function groupRows(services: Services, model: Model, tenantId: string, by: GroupBy, groups: Figures[], places: Places): Promise<Row[]> {
-  const [field, nameField, codeField, noName] = GROUP_FIELD[by];
-  const goods = new Map<string, Row>();
-  if (by === 'goods') {
-    const ids = groups.map((g) => g.key).filter(Boolean);
-    for (const g of ids.length ? await services.store.find(services.m('goods'), tenantId, { where: { id: ids } }) : []) goods.set(String(g.id), g);
-  }
-  const rows = groups.map((g) => {
-    const row: Row = { groupKey: g.key || NONE, [field]: g.key || null, ...present(g, places) };
-    if (by === 'goods') Object.assign(row, { unitId: goods.get(g.key)?.unitId ?? null, classifyId: goods.get(g.key)?.classifyId ?? null });
-    return row;
+const QUANTITIES = ['salesQty', 'returnQty', 'qty'];
+const AMOUNTS = ['outAmt', 'returnAmt', 'totalAmt', 'salesAmt', 'taxAmt', 'costAmt', 'grossProfit'];
+const PERCENTS = ['grossMargin', 'amountShare'];
+
+/**
+ * One row per group with its figures as exact decimals (sorting compares them as they are); a
+ * page of rows is turned into the wire's strings by presentFigures, so 5,000 groups are formatted
+ * 20 at a time. No names yet: see fillGroupNames.
+ */
+export function figureRows(by: GroupBy, groups: Figures[]): Row[] {
+  const [field] = GROUP_FIELD[by];
+  return groups.map((g) => {
+    const grossProfit = g.salesAmt.minus(g.costAmt);
+    return {
+      groupKey: g.key || NONE, [field]: g.key || null,
+      billCount: g.billCount, returnBillCount: g.returnBillCount,
+      salesQty: g.salesQty, returnQty: g.returnQty, qty: g.salesQty.minus(g.returnQty),
+      outAmt: g.outAmt, returnAmt: g.returnAmt, totalAmt: g.totalAmt, salesAmt: g.salesAmt, taxAmt: g.taxAmt, costAmt: g.costAmt,
+      grossProfit, grossMargin: g.salesAmt.isZero() ? new Dec(0) : grossProfit.div(g.salesAmt).times(100),
+    };
   });
+}
+
+/** The decimals of figure rows as the wire shows them: the tenant's places, percentages at two. */
+export function presentFigures(rows: Row[], places: Places): void {
+  for (const row of rows) {
+    for (const k of QUANTITIES) if (row[k] instanceof Dec) row[k] = fixed(row[k] as Decimal, places.quantity);
+    for (const k of AMOUNTS) if (row[k] instanceof Dec) row[k] = fixed(row[k] as Decimal, places.amount);
+    for (const k of PERCENTS) if (row[k] instanceof Dec) row[k] = fixed(row[k] as Decimal, 2);
+  }
+}
+
+/** The groups' names: goods also carry their code, spec, base unit and category. */
+export async function fillGroupNames(services: Services, model: Model, tenantId: string, by: GroupBy, rows: Row[]): Promise<void> {
+  const [field, nameField, codeField, noName] = GROUP_FIELD[by];
+  if (by === 'goods') {
+    const ids = rows.map((r) => r[field]).filter(Boolean) as string[];
+    const goods = new Map<string, Row>();
+    for (const g of ids.length ? await services.store.find(services.m('goods'), tenantId, { where: { id: ids } }) : []) goods.set(String(g.id), g);
+    for (const row of rows) Object.assign(row, { unitId: goods.get(String(row[field]))?.unitId ?? null, classifyId: goods.get(String(row[field]))?.classifyId ?? null });
+  }
   await fillLookups(services, model, tenantId, rows);
   for (const row of rows) {
     row.groupName = row[nameField] || noName;
     row.groupCode = codeField ? row[codeField] || null : null;
   }
+}
+
+/** Group rows with their figures as strings and their names. */
+export async function groupRows(services: Services, model: Model, tenantId: string, by: GroupBy, groups: Figures[], places: Places): Promise<Row[]> {
+  const rows = figureRows(by, groups);
+  presentFigures(rows, places);
+  await fillGroupNames(services, model, tenantId, by, rows);
   return rows;
 }
 
 function withShares(rows: Row[], total: Decimal): void {
-  for (const row of rows) row.amountShare = percent(new Dec(row.totalAmt as string), total);
+  for (const row of rows) {
+    const amount = row.totalAmt instanceof Dec ? row.totalAmt : new Dec(row.totalAmt as string);
+    row.amountShare = total.isZero() ? new Dec(0) : amount.div(total).times(100);
+  }
 }
 
 /** Tree rollup: each group into the child of `top` holding it (unknown nodes stay themselves at the root). */
@@ -283,19 +399,33 @@ export function registerSalesReportHandlers(services: Services) {
     const { tenantId } = mustCaller(ctx);
     const by = groupByParam(ctx);
     const places = await tenantPlaces(services, tenantId);
-    const groups = await sumSales(services, tenantId, await salesFilter(services, ctx, tenantId), GROUP_SQL[by]);
-    const rows = await groupRows(services, model, tenantId, by, groups, places);
+    const f = await salesFilter(services, ctx, tenantId);
+    const fallback: SortKey[] = [{ field: 'totalAmt', dir: -1 }];
+    const paged = await salesGroupPage(services, ctx, tenantId, f, GROUP_SQL[by], fallback);
+    if (paged) {
+      const rows = figureRows(by, paged.groups);
+      withShares(rows, (await sumSales(services, tenantId, f))[0]?.totalAmt ?? new Dec(0));
+      presentFigures(rows, places);
+      await fillGroupNames(services, model, tenantId, by, rows);
+      return pageShape(ctx, rows, paged.total);
+    }
+    const groups = await sumSales(services, tenantId, f, GROUP_SQL[by]);
+    const rows = figureRows(by, groups);
     withShares(rows, groups.reduce((s, g) => s.plus(g.totalAmt), new Dec(0)));
-    sortRows(ctx, rows, [{ field: 'totalAmt', dir: -1 }], { field: 'groupKey', dir: 1 });
-    return pageOf(ctx, rows);
+    return sortedPage(ctx, rows, fallback, { field: 'groupKey', dir: 1 }, async (page) => {
+      presentFigures(page, places);
+      await fillGroupNames(services, model, tenantId, by, page);
+    });
   });
 
   services.register('salesReport.analysisSumtotal', async (ctx) => {
     const { tenantId } = mustCaller(ctx);
     const by = groupByParam(ctx);
     const f = await salesFilter(services, ctx, tenantId);
-    const [[total], groups] = await Promise.all([sumSales(services, tenantId, f), sumSales(services, tenantId, f, GROUP_SQL[by])]);
-    return { ...present(total ?? zero(), await tenantPlaces(services, tenantId)), amountShare: groups.length ? '100.00' : '0.00', groupCount: groups.length };
+    const grouped = salesQuery(services, tenantId, f, GROUP_SQL[by]);
+    const [[total], counted] = await Promise.all([sumSales(services, tenantId, f), sql<{ n: unknown }>`select count(*) as n from (${grouped}) g`.execute(services.store.db)]);
+    const groupCount = Number(counted.rows[0]?.n ?? 0);
+    return { ...present(total ?? zero(), await tenantPlaces(services, tenantId)), amountShare: groupCount ? '100.00' : '0.00', groupCount };
   });
 
   services.register('salesReport.analysisDetail', async (ctx, model) => {
@@ -363,14 +493,30 @@ export function registerSalesReportHandlers(services: Services) {
       }
       return page;
     }
-    const rows = await groupRows(services, model, tenantId, 'goods', await sumSales(services, tenantId, f, GROUP_SQL.goods), places);
-    for (const row of rows) {
-      const qty = new Dec(row.qty as string);
-      const per = (v: unknown) => ratio(new Dec(v as string), qty, places.price);
-      Object.assign(row, { avgPrice: per(row.salesAmt), avgCost: per(row.costAmt) });
+    const fallback: SortKey[] = [{ field: 'grossProfit', dir: -1 }];
+    const paged = await salesGroupPage(services, ctx, tenantId, f, GROUP_SQL.goods, fallback);
+    const rows = figureRows('goods', paged ? paged.groups : await sumSales(services, tenantId, f, GROUP_SQL.goods));
+    // Average prices are worked out only where shown, unless the order asks for them.
+    const averages = (some: Row[]) => {
+      for (const row of some) {
+        if ('avgPrice' in row) continue;
+        const qty = row.qty instanceof Dec ? row.qty : new Dec(row.qty as string);
+        const per = (v: unknown) => ratio(v instanceof Dec ? v : new Dec(v as string), qty, places.price);
+        Object.assign(row, { avgPrice: per(row.salesAmt), avgCost: per(row.costAmt) });
+      }
+    };
+    if (paged) {
+      averages(rows);
+      presentFigures(rows, places);
+      await fillGroupNames(services, model, tenantId, 'goods', rows);
+      return pageShape(ctx, rows, paged.total);
     }
-    sortRows(ctx, rows, [{ field: 'grossProfit', dir: -1 }], { field: 'groupKey', dir: 1 });
-    return pageOf(ctx, rows);
+    if (/avg_?(price|cost)/i.test(`${ctx.query.ascs ?? ''},${ctx.query.descs ?? ''}`)) averages(rows);
+    return sortedPage(ctx, rows, fallback, { field: 'groupKey', dir: 1 }, async (page) => {
+      averages(page);
+      presentFigures(page, places);
+      await fillGroupNames(services, model, tenantId, 'goods', page);
+    });
   });
 
   services.register('salesReport.profitDistribution', async (ctx, model) => {

@@ -15,6 +15,7 @@ import { applyDefaults, requireVersion, stripReadonly } from '../records.ts';
 import { lineFields, saveLines, validateLines } from '../lines.ts';
 import { generateBillNo, MALL_NUMBER_INFIX } from '../../system/config.ts';
 import { postBill, reverseBill } from '../../posting/index.ts';
+import { refreshBill } from '../materialized.ts';
 import { closedPeriods, type ClosedPeriod } from '../../posting/periods.ts';
 import { allocateBillFees, billTotals, computeBillLines } from './lines.ts';
 import { checkAgainstSources } from './sources.ts';
@@ -151,6 +152,7 @@ export async function saveBill(services: Services, actor: Actor, dm: DocumentMod
     await recordAction(services, actor, dm, t, stored, before, who, blank(input.remark) ? undefined : String(input.remark));
     // A counter sale is saved and posted in one step (its transition saves and posts).
     if (t.effect === 'post') await postSaved(services, actor, dm, { ...stored, [doc.lines ?? 'lines']: saved }, places, formatDateTime(), config, t.stage, periods);
+    await refreshBill(store.db, services.registry, actor.tenantId, [model.table, ...store.writtenInTransaction()], billId);
     return billId;
   });
   return loadBill(services, actor, dm, saved, places);
@@ -224,7 +226,16 @@ export async function applyAction(services: Services, actor: Actor, dm: Document
   const periods = t.effect ? await closedPeriods(services, actor.tenantId) : undefined;
   const who = await userName(services, actor, actor.userId);
   // The transaction holds only what changes state: the status, the history, the postings.
-  const done = await store.transaction(async (): Promise<{ deleted?: Row; head?: Row; lines?: Row[] }> => {
+  const done = await store.transaction(async () => {
+    const result = await act();
+    // The reports' materialized views see the bill as it now stands, in the same transaction.
+    await refreshBill(store.db, services.registry, actor.tenantId, [model.table, ...store.writtenInTransaction()], id);
+    return result;
+  });
+  if (done.deleted) return done.deleted;
+  return answerBill(services, actor, dm, done.head!, done.lines, places);
+
+  async function act(): Promise<{ deleted?: Row; head?: Row; lines?: Row[] }> {
     const existing = await store.get(model, actor.tenantId, id);
     if (!existing) throw notFound('单据不存在或已被删除');
     const raw = t.to === 'deleted' ? { is_deleted: 1 } : undefined;
@@ -243,9 +254,7 @@ export async function applyAction(services: Services, actor: Actor, dm: Document
       return { head, lines };
     }
     return postSaved(services, actor, dm, { ...head, [doc.lines ?? 'lines']: lines }, places, now, config, t.stage, periods);
-  });
-  if (done.deleted) return done.deleted;
-  return answerBill(services, actor, dm, done.head!, done.lines, places);
+  }
 }
 
 /**
