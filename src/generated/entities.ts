@@ -8085,6 +8085,14 @@ export interface Leave extends Partial<Omit<BaseRow, 'id'>> {
    */
   reason: string;
   /**
+   * 流程定义ID
+   */
+  processDefinitionId?: string;
+  /**
+   * 流程实例ID
+   */
+  processInstanceId?: string;
+  /**
    * 审核状态；字典 staff_audit_status
    */
   auditStatus?: number;
@@ -19438,6 +19446,282 @@ export interface User extends Partial<Omit<BaseRow, 'id'>> {
   status?: number;
 }
 
+/**
+ * 流程部署（/blade-flow/manager）
+ */
+export interface FlowDeployment extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 流程定义ID
+   */
+  id?: string;
+  /**
+   * 流程标识
+   */
+  processKey?: string;
+  /**
+   * 流程名称
+   */
+  name?: string;
+  /**
+   * 流程分类；字典 flow_category
+   */
+  category?: string;
+  /**
+   * 流程版本
+   */
+  processVersion?: number;
+  /**
+   * 部署ID
+   */
+  deploymentId?: string;
+  /**
+   * 资源名称
+   */
+  resourceName?: string;
+  /**
+   * 流程说明
+   */
+  description?: string;
+  /**
+   * 状态；字典 flow_suspension_state
+   */
+  suspensionState?: number;
+  /**
+   * 部署时间
+   */
+  deploymentTime?: string;
+  /**
+   * 来源模型
+   */
+  modelId?: string;
+  /**
+   * 流程文件
+   */
+  xml?: string;
+}
+
+/**
+ * 流程跟踪（/blade-flow/follow）
+ */
+export interface FlowInstance extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 流程实例ID
+   */
+  id?: string;
+  /**
+   * 流程定义ID
+   */
+  processDefinitionId?: string;
+  /**
+   * 流程标识
+   */
+  processKey?: string;
+  /**
+   * 流程名称
+   */
+  processName?: string;
+  /**
+   * 流程版本
+   */
+  processVersion?: number;
+  /**
+   * 流程分类；字典 flow_category
+   */
+  category?: string;
+  /**
+   * 业务表
+   */
+  businessTable?: string;
+  /**
+   * 业务ID
+   */
+  businessId?: string;
+  /**
+   * 发起人；→ user
+   */
+  startUserId?: string;
+  /**
+   * 发起人姓名
+   */
+  startUserName?: string;
+  /**
+   * 发起时间
+   */
+  startTime?: string;
+  /**
+   * 结束时间
+   */
+  endTime?: string;
+  /**
+   * 实例状态；字典 flow_instance_state
+   */
+  instanceState?: number;
+  /**
+   * 挂起状态；字典 flow_suspension_state
+   */
+  suspensionState?: number;
+  /**
+   * 当前步骤
+   */
+  currentActivityNames?: string;
+  /**
+   * 结束节点
+   */
+  endActivityId?: string;
+  /**
+   * 结束节点名称
+   */
+  endActivityName?: string;
+  /**
+   * 删除原因
+   */
+  deleteReason?: string;
+  /**
+   * 流程变量
+   */
+  variables?: {};
+  /**
+   * 引擎状态
+   */
+  engineState?: string;
+}
+
+/**
+ * 模型管理（/blade-flow/model）
+ */
+export interface FlowModel extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 模型标识
+   */
+  modelKey?: string;
+  /**
+   * 模型名称
+   */
+  name: string;
+  /**
+   * 流程分类；字典 flow_category
+   */
+  category?: string;
+  /**
+   * 模型说明
+   */
+  description?: string;
+  /**
+   * 流程文件
+   */
+  xml: string;
+  /**
+   * 已部署版本
+   */
+  deployedVersion?: number;
+  /**
+   * 最近部署时间
+   */
+  deployTime?: string;
+}
+
+/**
+ * 待办事务（/blade-flow/work）
+ */
+export interface FlowTask extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 任务ID
+   */
+  id?: string;
+  /**
+   * 流程实例ID
+   */
+  processInstanceId?: string;
+  /**
+   * 流程定义ID
+   */
+  processDefinitionId?: string;
+  /**
+   * 流程标识
+   */
+  processKey?: string;
+  /**
+   * 流程名称
+   */
+  processName?: string;
+  /**
+   * 流程版本
+   */
+  processVersion?: number;
+  /**
+   * 流程分类；字典 flow_category
+   */
+  category?: string;
+  /**
+   * 任务标识
+   */
+  taskDefinitionKey?: string;
+  /**
+   * 任务名称
+   */
+  taskName?: string;
+  /**
+   * 执行ID
+   */
+  executionId?: string;
+  /**
+   * 候选人
+   */
+  candidateUsers?: string;
+  /**
+   * 候选角色
+   */
+  candidateGroups?: string;
+  /**
+   * 办理人；→ user
+   */
+  assignee?: string;
+  /**
+   * 办理人姓名
+   */
+  assigneeName?: string;
+  /**
+   * 签收时间
+   */
+  claimTime?: string;
+  /**
+   * 完成时间
+   */
+  endTime?: string;
+  /**
+   * 任务状态；字典 flow_task_state
+   */
+  taskState?: number;
+  /**
+   * 审批结果；字典 flow_approval
+   */
+  pass?: number;
+  /**
+   * 审批意见
+   */
+  comment?: string;
+  /**
+   * 业务表
+   */
+  businessTable?: string;
+  /**
+   * 业务ID
+   */
+  businessId?: string;
+  /**
+   * 发起人；→ user
+   */
+  startUserId?: string;
+  /**
+   * 发起人姓名
+   */
+  startUserName?: string;
+}
+
 /** Resource name → entity type. */
 export interface Entities {
   'ap-balance': ApBalance;
@@ -19662,4 +19946,8 @@ export interface Entities {
   'topmenu': Topmenu;
   'user-oauth': UserOauth;
   'user': User;
+  'flow-deployment': FlowDeployment;
+  'flow-instance': FlowInstance;
+  'flow-model': FlowModel;
+  'flow-task': FlowTask;
 }

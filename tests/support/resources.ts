@@ -59,6 +59,7 @@ export interface Resource {
   file: string;
   resource: string;
   title: string;
+  module?: string;
   table: { name: string; scope?: string; unique?: { fields: string[] }[]; tree?: { parentField: string; keyField?: string; rootValue?: string }; view?: { tables: string[] } };
   entity: { properties: Record<string, Field>; required?: string[]; errorMessage?: { required?: Record<string, string> } };
   permission?: string;
@@ -83,7 +84,8 @@ export interface Resource {
  * (invoices: purchasing.test.ts), money bills whose lines settle posted bills (settlement.test.ts)
  * and bills written only by a one-step save-and-post (retail:
  * retail.test.ts, which also covers reading them back), stock counts (stocktake.test.ts), and the lines of a resource saved only by
- * its own handlers (配送单's sales-outs, each unique to one run: delivery.test.ts).
+ * its own handlers (配送单's sales-outs, each unique to one run: delivery.test.ts), and the workflow's
+ * tables (BPMN models checked on save, definitions, instances and tasks the engine writes: workflow.test.ts).
  */
 export function writtenElsewhere(r: Resource): boolean {
   if (r.table.view) return true;
@@ -97,6 +99,8 @@ export function writtenElsewhere(r: Resource): boolean {
   if (r.api.endpoints.some((e) => e.handler === 'document.lineSubmit')) return true;
   // Bill attachments are made by uploading a file to a bill (billannex putOrderFile; finance-views.test.ts, with its tenant checks).
   if (r.api.endpoints.some((e) => e.handler === 'billAnnex.put')) return true;
+  // Workflow rows are BPMN models checked on save and rows the engine writes (workflow.test.ts, with its tenant checks).
+  if (r.module === 'workflow') return true;
   return Boolean(r.document && !r.document.transitions?.some((t) => t.save && !t.effect));
 }
 

@@ -38,6 +38,7 @@ import { registerOpeningImport } from '../finance/opening-import.ts';
 import { registerFinanceViewHandlers } from '../finance/views.ts';
 import { registerTransportHandlers } from '../finance/transport.ts';
 import { registerRefundHandlers } from '../finance/refunds.ts';
+import { registerWorkflowHandlers } from '../workflow/index.ts';
 
 /** The hand-written handlers that schema endpoints name with `"op": "custom"`. */
 export function registerSystemHandlers(services: Services) {
@@ -80,4 +81,5 @@ export function registerSystemHandlers(services: Services) {
   registerStockReviewHandlers(services);
   registerDocumentDefaults(services);
   registerLineEditHandlers(services);
+  registerWorkflowHandlers(services);
 }

@@ -1,0 +1,60 @@
+/**
+ * 流程跟踪 (blade-flow/follow), 已发事务 (work/send-list) and 流转历史
+ * (process/history-flow-list): instances as BladeX's FlowExecution rows.
+ */
+import type { Services } from '../services.ts';
+import type { Row } from '../engine/store.ts';
+import { mustCaller, param } from '../http/context.ts';
+import { fillLookups } from '../engine/lookups.ts';
+import { valueParam } from '../system/params.ts';
+import { deleteInstance } from './instances.ts';
+import { historyOf, readableInstance } from './history.ts';
+import { INSTANCE_RUNNING, instances, instanceWire, pageOf, paging } from './tables.ts';
+
+const NEWEST = [{ column: 'start_time', dir: 'desc' as const }, { column: 'id', dir: 'desc' as const }];
+
+export function registerInstanceHandlers(services: Services) {
+  const { store } = services;
+  const model = () => instances(services);
+
+  async function page(tenantId: string, params: Record<string, unknown>, where: Row) {
+    const { current, size } = paging(params);
+    const { rows, total } = await store.page(model(), tenantId, { where, orderBy: NEWEST, limit: size, offset: (current - 1) * size });
+    await fillLookups(services, model(), tenantId, rows);
+    return pageOf(rows.map(instanceWire), total, current, size);
+  }
+
+  /** follow list: running instances (processInstanceId, processDefinitionKey, category filters). */
+  services.register('flowFollow.list', async (ctx) => {
+    const caller = mustCaller(ctx);
+    const where: Row = { instanceState: INSTANCE_RUNNING };
+    const id = param(ctx, 'processInstanceId');
+    const key = param(ctx, 'processDefinitionKey', 'processKey', 'processKey_equal');
+    const category = param(ctx, 'category', 'category_equal');
+    if (id) where.id = id;
+    if (key) where.processKey = key;
+    if (category) where.category = category;
+    return page(caller.tenantId, ctx.params, where);
+  });
+
+  /** send-list: what the caller started, running or not (category filter). */
+  services.register('flowWork.sendList', async (ctx) => {
+    const caller = mustCaller(ctx);
+    const where: Row = { startUserId: caller.userId };
+    const category = param(ctx, 'category', 'category_equal');
+    if (category) where.category = category;
+    return page(caller.tenantId, ctx.params, where);
+  });
+
+  services.register('flowFollow.remove', async (ctx) => {
+    const caller = mustCaller(ctx);
+    await deleteInstance(services, caller, valueParam(ctx, 'processInstanceId', 'id'), valueParam(ctx, 'deleteReason') ?? '');
+    return undefined;
+  });
+
+  services.register('flowProcess.history', async (ctx) => {
+    const caller = mustCaller(ctx);
+    const { instance, taskRows } = await readableInstance(services, caller, param(ctx, 'processInstanceId'));
+    return historyOf(services, caller, instance, taskRows);
+  });
+}
