@@ -525,13 +525,25 @@ export interface BusinessAnalysis extends Partial<Omit<BaseRow, 'id'>> {
    */
   billType?: string;
   /**
+   * 单据ID
+   */
+  billId?: string;
+  /**
    * 单据编号
    */
   billNo?: string;
   /**
+   * 记账类型
+   */
+  entry?: string;
+  /**
    * 科目编码
    */
   account?: string;
+  /**
+   * 项目
+   */
+  item?: string;
   /**
    * 金额(借正贷负)；精确小数（字符串）
    */
@@ -1064,6 +1076,210 @@ export interface InventoryAnalysis extends Partial<Omit<BaseRow, 'id'>> {
    * 积压金额；精确小数（字符串）
    */
   slowValue?: string;
+}
+
+/**
+ * 待审与草稿单据（分析）（/blade-report/ledgerbillstate）
+ */
+export interface LedgerBillState extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 单据类型；字典 bill_type
+   */
+  billType?: string;
+  /**
+   * 单据编号
+   */
+  billNo?: string;
+  /**
+   * 单据
+   */
+  billId?: string;
+  /**
+   * 单据资源
+   */
+  resource?: string;
+  /**
+   * 最近操作
+   */
+  actionName?: string;
+  /**
+   * 单据状态；字典 bill_status
+   */
+  toStatus?: string;
+  /**
+   * 提交人
+   */
+  userName?: string;
+  /**
+   * 提交时间
+   */
+  actionTime?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+}
+
+/**
+ * 资金流水（分析）（/blade-report/ledgercash）
+ */
+export interface LedgerCash extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 日期
+   */
+  flowDate?: string;
+  /**
+   * 科目
+   */
+  account?: string;
+  /**
+   * 单据资源
+   */
+  resource?: string;
+  /**
+   * 单据类型；字典 bill_type
+   */
+  billType?: string;
+  /**
+   * 单据
+   */
+  billId?: string;
+  /**
+   * 单据编号
+   */
+  billNo?: string;
+  /**
+   * 记账类型
+   */
+  entry?: string;
+  /**
+   * 单据日期
+   */
+  billDate?: string;
+  /**
+   * 结算方式；→ settlement
+   */
+  settlementId?: string;
+  /**
+   * 结算方式键
+   */
+  settlementKey?: string;
+  /**
+   * 往来单位
+   */
+  bartererId?: string;
+  /**
+   * 往来单位类型
+   */
+  bartererKind?: string;
+  /**
+   * 经办人；→ staff
+   */
+  staffId?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+  /**
+   * 收入金额；精确小数（字符串）
+   */
+  inAmt?: string;
+  /**
+   * 支出金额；精确小数（字符串）
+   */
+  outAmt?: string;
+  /**
+   * 净额；精确小数（字符串）
+   */
+  netAmt?: string;
+}
+
+/**
+ * 采购明细（分析）（/blade-report/ledgerpurchase）
+ */
+export interface LedgerPurchase extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 单据ID
+   */
+  billId?: string;
+  /**
+   * 单据类型；字典 bill_type
+   */
+  billType?: string;
+  /**
+   * 单据日期
+   */
+  billDate?: string;
+  /**
+   * 不含税金额；精确小数（字符串）
+   */
+  purchaseAmt?: string;
+  /**
+   * 价税合计；精确小数（字符串）
+   */
+  totalAmt?: string;
+}
+
+/**
+ * 库存流水（分析）（/blade-report/ledgerstock）
+ */
+export interface LedgerStock extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 单据ID
+   */
+  billId?: string;
+  /**
+   * 单据类型；字典 bill_type
+   */
+  billType?: string;
+  /**
+   * 仓库；→ depot
+   */
+  depotId?: string;
+  /**
+   * 商品；→ goods
+   */
+  commInfoId?: string;
+  /**
+   * 记账类型
+   */
+  entry?: string;
+  /**
+   * 数量；精确小数（字符串）
+   */
+  qty?: string;
+  /**
+   * 成本金额；精确小数（字符串）
+   */
+  value?: string;
+  /**
+   * 记账日期
+   */
+  postDate?: string;
+  /**
+   * 销售（未冲红）
+   */
+  sale?: number;
+  /**
+   * 出入库
+   */
+  move?: string;
 }
 
 /**
@@ -19733,6 +19949,10 @@ export interface Entities {
   'customer-recommend-rank': CustomerRecommendRank;
   'driver-report': DriverReport;
   'inventory-analysis': InventoryAnalysis;
+  'ledger-bill-state': LedgerBillState;
+  'ledger-cash': LedgerCash;
+  'ledger-purchase': LedgerPurchase;
+  'ledger-stock': LedgerStock;
   'purchase-analysis': PurchaseAnalysis;
   'sales-analysis': SalesAnalysis;
   'sales-profit': SalesProfit;

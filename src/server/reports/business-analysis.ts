@@ -14,9 +14,11 @@ import { tenantPlaces } from '../engine/document/context.ts';
 import { Dec, fixed, type Decimal, type Places } from '../../shared/money/index.ts';
 import { formatDate } from '../../shared/dates.ts';
 import { valueParam } from '../system/params.ts';
+import { materializedOf, rollupTable } from '../engine/materialized.ts';
 import { decimalReader, percent } from './report-rows.ts';
 
-const CASH = ['1001', '1002'];
+/** The materialized view of the general-ledger rows this report reads (schemas/analysis/business-analysis.json). */
+const VIEW = 'erp_business_analysis';
 /** Credit-positive revenue accounts and debit-positive expense accounts, as the 利润表 reads them. */
 const ACCOUNTS = {
   salesRevenue: { codes: ['6001'], credit: true },
@@ -78,30 +80,28 @@ export function registerBusinessAnalysisHandlers(services: Services) {
   const { store } = services;
   const dec = decimalReader(services);
 
-  /** Σ of the year's ledger rows per month: each item by its accounts, cash in and out. */
+  /**
+   * Σ of the year's ledger rows per month: each item by its accounts, cash in and out. Read from the
+   * monthly rollup `item` of the materialized view erp_business_analysis (a year is whole months):
+   * its `item` is the account, or for the cash accounts cash_in / cash_out — a posting's debit to cash
+   * is money received, the mirror of one (a credit, entry reverse/revin) takes it back; a posting's
+   * credit is money paid, its mirror takes it back: a reversal nets within receipts or payments, not across.
+   */
   async function months(tenantId: string, year: string): Promise<Map<string, Month>> {
-    const table = services.internal.glEntry.table;
-    const codes = [...CASH, ...Object.values(ACCOUNTS).flatMap((a) => a.codes)];
-    // A reversal's cash row undoes the posting it mirrors: it nets within receipts or payments, not across.
-    const result = await sql<Record<string, unknown>>`select substr(post_date, 1, 7) as m, account,
-        case when entry in ('reverse', 'revin') then 1 else 0 end as rev, case when amount > 0 then 1 else 0 end as debit, sum(amount) as amount
-      from ${sql.table(table)} where tenant_id = ${tenantId} and is_deleted = 0 and post_date >= ${`${year}-01-01`} and post_date <= ${`${year}-12-31`}
-        and account in (${sql.join(codes)})
-      group by substr(post_date, 1, 7), account, case when entry in ('reverse', 'revin') then 1 else 0 end, case when amount > 0 then 1 else 0 end`.execute(store.db);
+    const view = materializedOf(services.registry, VIEW);
+    if (!view) throw new Error(`${VIEW} is not materialized`);
+    const result = await sql<Record<string, unknown>>`select month as m, item, amount from ${sql.table(rollupTable(view, 'item'))}
+      where tenant_id = ${tenantId} and month >= ${`${year}-01`} and month <= ${`${year}-12`} and line_count <> 0`.execute(store.db);
     const out = new Map<string, Month>();
     for (const r of result.rows) {
       const month = String(r.m);
       const amount = dec(r.amount);
       const m = out.get(month) ?? empty();
-      const account = String(r.account);
-      if (CASH.includes(account)) {
-        // A posting's debit to cash is money received; the mirror of one (a credit) takes it back.
-        const receipt = Number(r.rev) === 0 ? Number(r.debit) === 1 : Number(r.debit) === 0;
-        if (receipt) m.receipts = m.receipts.plus(amount);
-        else m.payments = m.payments.minus(amount);
-      }
-      for (const [item, def] of Object.entries(ACCOUNTS) as [Item, (typeof ACCOUNTS)[Item]][]) {
-        if ((def.codes as readonly string[]).includes(account)) m.items[item] = m.items[item].plus(def.credit ? amount.neg() : amount);
+      const item = String(r.item);
+      if (item === 'cash_in') m.receipts = m.receipts.plus(amount);
+      else if (item === 'cash_out') m.payments = m.payments.minus(amount);
+      for (const [name, def] of Object.entries(ACCOUNTS) as [Item, (typeof ACCOUNTS)[Item]][]) {
+        if ((def.codes as readonly string[]).includes(item)) m.items[name] = m.items[name].plus(def.credit ? amount.neg() : amount);
       }
       out.set(month, m);
     }

@@ -15,30 +15,27 @@ import { documentOf } from '../../shared/document.ts';
 import { Dec, fixed, type Decimal } from '../../shared/money/index.ts';
 import { formatDate } from '../../shared/dates.ts';
 import { valueParam } from '../system/params.ts';
-import { addDays, addMonths } from './period.ts';
+import { materializedOf, readRollup } from '../engine/materialized.ts';
+import { conditionSql } from '../engine/query.ts';
+import { addMonths } from './period.ts';
 import { decimalReader } from './report-rows.ts';
+import { LINES } from './sales.ts';
 
 const POSTED = '1306';
 const FLUSHED = '1308';
 
-/** The four kinds of posted sales lines (returns are stored negative): sales-out, sales return, retail, retail return. */
-const SALES_KINDS = [
-  ['erp_sales_out', 1],
-  ['erp_sales_return', 2],
-  ['erp_retail', 1],
-  ['erp_retail_return', 2],
-] as const;
-
-/** Posted sales lines of the tenant with bill dates in [from, to] (inclusive; days). */
-function salesLines(tenantId: string, from: string, to: string): RawBuilder<unknown> {
-  const next = addDays(to, 1);
-  const parts = SALES_KINDS.map(
-    ([t, isReturn]) => sql`select h.id as bill_id, h.bill_date, h.staff_id, h.customer_id, ${sql.lit(isReturn)} as is_return, b.total_amt, b.sales_amt, coalesce(b.cost_amt, 0) as cost_amt
-      from ${sql.table(`${t}_body`)} b join ${sql.table(`${t}_head`)} h on h.tenant_id = b.tenant_id and h.id = b.head_id
-      where b.tenant_id = ${tenantId} and b.is_deleted = 0 and h.is_deleted = 0 and h.bill_status = ${POSTED} and h.bill_date >= ${from} and h.bill_date < ${next}`,
-  );
-  return sql`(${sql.join(parts, sql` union all `)})`;
-}
+/**
+ * Posted sales lines (sales-outs, sales returns, retail sales, retail returns; returns negative) are
+ * read from the materialized view erp_sales_analysis (schemas/analysis/sales-analysis.json): whole
+ * months from its `head` rollup (customer, salesman, department, bill type per month), the days
+ * outside whole months from its rows. Each bill has one customer and one salesman, so its distinct
+ * bill count adds up over months and those keys.
+ */
+const SALES_OUT_TYPES = ['0803', '0804'];
+/** The bills whose last action left them in draft (1301) or waiting for approval (1302). */
+const BILL_STATE = 'erp_ledger_bill_state';
+/** Posted purchase-in and purchase-return lines, materialized with a monthly rollup (schemas/analysis/ledger-purchase.json). */
+const PURCHASES = 'erp_ledger_purchase';
 
 function sizeParam(ctx: Ctx, fallback: number, max: number): number {
   const raw = valueParam(ctx, 'size', 'limit');
@@ -88,13 +85,50 @@ export function registerDashboardHandlers(services: Services) {
       .map((r) => ({ partyId: String(r.party_id), name: String(seen.get(String(r.party_id))?.bartererName ?? ''), amount: dec(r.amount) }));
   }
 
-  /** A registered handler's paged answer's total (the 待审单据 and 草稿单据 queues). */
+  /**
+   * A registered handler's paged answer's total (the 待审单据 and 草稿单据 queues): counted on the
+   * materialized erp_ledger_bill_state (the bills whose last action left them in draft or waiting,
+   * schemas/analysis/ledger-bill-state.json) under the same kinds and data scope, else by the handler.
+   */
   async function queueTotal(ctx: Ctx, handler: string, model: Model): Promise<number> {
+    const caller = mustCaller(ctx);
+    const scope = await services.perms.dataScope(caller, model);
+    const columns = new Set(materializedOf(services.registry, BILL_STATE)?.columns ?? []);
+    if (columns.size && (!scope || (!scope.any && !scope.fts && columns.has(scope.field.column)))) {
+      const pending = handler === 'billQueue.pending';
+      const kinds = pending ? await passKinds(caller) : undefined;
+      if (kinds && !kinds.length) return 0;
+      let q = store.db
+        .selectFrom(BILL_STATE)
+        .select(sql`count(*)`.as('n'))
+        .where('tenant_id', '=', caller.tenantId)
+        .where('is_deleted', '=', 0)
+        .where('to_status', '=', pending ? '1302' : '1301');
+      if (kinds) q = q.where('resource', 'in', kinds);
+      if (scope) q = q.where((eb) => conditionSql(eb, scope, store.dialect));
+      return Number(((await q.executeTakeFirst()) as { n?: unknown } | undefined)?.n ?? 0);
+    }
     const run = services.handlers.get(handler);
     if (!run) return 0;
     const params = { current: '1', size: '1' };
     const page = (await run({ ...ctx, params, query: params, body: undefined }, model)) as { total?: number };
     return Number(page?.total ?? 0);
+  }
+
+  /** The bill kinds whose 审核通过 (pass) the caller may take: those 待审单据 lists (desk/bill-queue.ts). */
+  async function passKinds(caller: Caller): Promise<string[]> {
+    const kinds: string[] = [];
+    for (const model of services.registry.models.values()) {
+      const transition = documentOf(model.resource)?.transitions.find((t) => t.action === 'pass');
+      if (!transition) continue;
+      try {
+        if (transition.perm) await services.perms.require(caller, transition.perm);
+        kinds.push(model.name);
+      } catch {
+        // Not this caller's to approve.
+      }
+    }
+    return kinds;
   }
 
   services.register('dashboard.arTop10', async (ctx) => {
@@ -108,17 +142,23 @@ export function registerDashboardHandlers(services: Services) {
     const caller = mustCaller(ctx);
     const t = caller.tenantId;
     const places = await tenantPlaces(services, t);
+    // Sold: the sales-outs and sales returns per customer, every month, from the sales view's head rollup.
+    const soldQuery = rows(readRollup(services.registry, LINES, 'head', { tenantId: t, filter: { bill_type: SALES_OUT_TYPES }, group: 'customer_id' }));
     const posted = (table: string) => sql`select h.customer_id, b.total_amt from ${sql.table(`${table}_body`)} b join ${sql.table(`${table}_head`)} h on h.tenant_id = b.tenant_id and h.id = b.head_id
       where b.tenant_id = ${t} and b.is_deleted = 0 and h.is_deleted = 0 and h.bill_status = ${POSTED} and h.customer_id is not null and h.customer_id <> ''`;
-    const found = await rows(sql<Record<string, unknown>>`select customer_id, sum(sold) as sold, sum(invoiced) as invoiced from (
-        select customer_id, total_amt as sold, 0 as invoiced from (${posted('erp_sales_out')}) s
-        union all select customer_id, total_amt as sold, 0 as invoiced from (${posted('erp_sales_return')}) r
-        union all select customer_id, 0 as sold, total_amt as invoiced from (${posted('erp_sales_invoice')}) i
-        union all select customer_id, 0 as sold, total_amt as invoiced from (${posted('erp_sales_invoice_mall')}) m
+    const invoicedQuery = rows(sql<Record<string, unknown>>`select customer_id, sum(total_amt) as invoiced from (
+        select customer_id, total_amt from (${posted('erp_sales_invoice')}) i
+        union all select customer_id, total_amt from (${posted('erp_sales_invoice_mall')}) m
       ) x group by customer_id`);
+    const [sold, invoiced] = await Promise.all([soldQuery, invoicedQuery]);
+    const byCustomer = new Map<string, { sold: Decimal; invoiced: Decimal }>();
+    const entry = (id: string) => byCustomer.get(id) ?? byCustomer.set(id, { sold: new Dec(0), invoiced: new Dec(0) }).get(id)!;
+    for (const r of sold) if (r.k !== null && r.k !== undefined && r.k !== '') entry(String(r.k)).sold = dec(r.total_amt);
+    for (const r of invoiced) entry(String(r.customer_id)).invoiced = dec(r.invoiced);
+    const found = [...byCustomer].map(([customerId, f]) => ({ customer_id: customerId, ...f }));
     const size = sizeParam(ctx, 10, 50);
     const owed = found
-      .map((r) => ({ customerId: String(r.customer_id), sold: dec(r.sold), invoiced: dec(r.invoiced) }))
+      .map((r) => ({ customerId: r.customer_id, sold: r.sold, invoiced: r.invoiced }))
       .map((r) => ({ ...r, open: r.sold.minus(r.invoiced) }))
       .filter((r) => r.open.gt(0));
     const seen = await visible(caller, 'customer', owed.map((r) => r.customerId));
@@ -212,12 +252,13 @@ export function registerDashboardHandlers(services: Services) {
     const last = today.slice(0, 7);
     const first = addMonths(last, -11);
     const from = `${first}-01`;
-    const sales = await rows(sql<Record<string, unknown>>`select substr(bill_date, 1, 7) as m, sum(sales_amt) as sales_amt, sum(total_amt) as total_amt, sum(cost_amt) as cost_amt
-      from ${salesLines(t, from, today)} s group by substr(bill_date, 1, 7)`);
-    const purchases = await rows(sql<Record<string, unknown>>`select substr(bill_date, 1, 7) as m, sum(purchase_amt) as purchase_amt, sum(total_amt) as total_amt
-      from erp_purchase_detail_inquiry where tenant_id = ${t} and is_deleted = 0 and bill_date >= ${from} and bill_date < ${addDays(today, 1)} group by substr(bill_date, 1, 7)`);
-    const s = new Map(sales.map((r) => [String(r.m), r]));
-    const p = new Map(purchases.map((r) => [String(r.m), r]));
+    // Per month: the posted sales lines and the posted purchase lines, each from its view's monthly rollup.
+    const [sales, purchases] = await Promise.all([
+      rows(readRollup(services.registry, LINES, 'head', { tenantId: t, from, to: today, filter: {}, group: 'month' })),
+      rows(readRollup(services.registry, PURCHASES, 'bill_type', { tenantId: t, from, to: today, filter: {}, group: 'month' })),
+    ]);
+    const s = new Map(sales.map((r) => [String(r.k), r]));
+    const p = new Map(purchases.map((r) => [String(r.k), r]));
     return Array.from({ length: 12 }, (_, i) => addMonths(first, i)).map((month) => {
       const sr = s.get(month);
       const pr = p.get(month);
@@ -240,9 +281,9 @@ export function registerDashboardHandlers(services: Services) {
     const t = caller.tenantId;
     const places = await tenantPlaces(services, t);
     const today = formatDate();
-    const found = await rows(sql<Record<string, unknown>>`select staff_id, count(distinct case when is_return = 1 then bill_id end) as bill_count,
-        sum(sales_amt) as sales_amt, sum(total_amt) as total_amt, sum(cost_amt) as cost_amt
-      from ${salesLines(t, `${today.slice(0, 7)}-01`, today)} s where staff_id is not null and staff_id <> '' group by staff_id`);
+    const found = (await rows(readRollup(services.registry, LINES, 'head', { tenantId: t, from: `${today.slice(0, 7)}-01`, to: today, filter: {}, group: 'staff_id' })))
+      .filter((r) => r.k !== null && r.k !== undefined && r.k !== '')
+      .map((r): Record<string, unknown> => ({ ...r, staff_id: r.k }));
     const size = sizeParam(ctx, 10, 100);
     const staff = await visible(caller, 'staff', found.map((r) => String(r.staff_id)));
     const ranked = found
@@ -269,8 +310,7 @@ export function registerDashboardHandlers(services: Services) {
 
   /** Sales figures over [from, to]: net amount, amount with tax, and the number of sales bills (returns not counted). */
   async function salesOver(tenantId: string, from: string, to: string) {
-    const [r] = await rows(sql<Record<string, unknown>>`select count(distinct case when is_return = 1 then bill_id end) as bill_count, sum(sales_amt) as sales_amt, sum(total_amt) as total_amt
-      from ${salesLines(tenantId, from, to)} s`);
+    const [r] = await rows(readRollup(services.registry, LINES, 'head', { tenantId, from, to, filter: {} }));
     return { billCount: Number(r?.bill_count ?? 0), salesAmt: dec(r?.sales_amt), totalAmt: dec(r?.total_amt) };
   }
 
