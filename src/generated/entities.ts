@@ -1283,6 +1283,266 @@ export interface LedgerStock extends Partial<Omit<BaseRow, 'id'>> {
 }
 
 /**
+ * 采购入库单开票基数（物化）（/blade-report/partnerapinvoicebill）
+ */
+export interface PartnerApInvoiceBill extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 采购入库单
+   */
+  billId?: string;
+  /**
+   * 单据类型；字典 bill_type
+   */
+  billType?: string;
+  /**
+   * 单据编号
+   */
+  billNo?: string;
+  /**
+   * 单据日期
+   */
+  billDate?: string;
+  /**
+   * 供应商；→ supplier
+   */
+  bartererId?: string;
+  /**
+   * 业务员；→ staff
+   */
+  staffId?: string;
+  /**
+   * 金额；精确小数（字符串）
+   */
+  totalAmt?: string;
+  /**
+   * 行数
+   */
+  lineCount?: number;
+  /**
+   * 数量为正的行数
+   */
+  dueLines?: number;
+}
+
+/**
+ * 采购入库单的退货与开票行（物化）（/blade-report/partnerapinvoicemove）
+ */
+export interface PartnerApInvoiceMove extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 单据
+   */
+  billId?: string;
+  /**
+   * 单据类型；字典 bill_type
+   */
+  billType?: string;
+  /**
+   * 单据日期
+   */
+  billDate?: string;
+  /**
+   * 退货/开票
+   */
+  kind?: number;
+  /**
+   * 来源行
+   */
+  sourceBodyId?: string;
+  /**
+   * 数量；精确小数（字符串）
+   */
+  qty?: string;
+  /**
+   * 价税合计；精确小数（字符串）
+   */
+  totalAmt?: string;
+}
+
+/**
+ * 销售出库单开票基数（物化）（/blade-report/partnerarinvoicebill）
+ */
+export interface PartnerArInvoiceBill extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 销售出库单
+   */
+  billId?: string;
+  /**
+   * 单据类型；字典 bill_type
+   */
+  billType?: string;
+  /**
+   * 单据编号
+   */
+  billNo?: string;
+  /**
+   * 单据日期
+   */
+  billDate?: string;
+  /**
+   * 客户；→ customer
+   */
+  bartererId?: string;
+  /**
+   * 业务员；→ staff
+   */
+  staffId?: string;
+  /**
+   * 金额；精确小数（字符串）
+   */
+  totalAmt?: string;
+  /**
+   * 行数
+   */
+  lineCount?: number;
+  /**
+   * 数量为正的行数
+   */
+  dueLines?: number;
+}
+
+/**
+ * 销售出库单的退货与开票行（物化）（/blade-report/partnerarinvoicemove）
+ */
+export interface PartnerArInvoiceMove extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 单据
+   */
+  billId?: string;
+  /**
+   * 单据类型；字典 bill_type
+   */
+  billType?: string;
+  /**
+   * 单据日期
+   */
+  billDate?: string;
+  /**
+   * 退货/开票
+   */
+  kind?: number;
+  /**
+   * 来源行
+   */
+  sourceBodyId?: string;
+  /**
+   * 数量；精确小数（字符串）
+   */
+  qty?: string;
+  /**
+   * 价税合计；精确小数（字符串）
+   */
+  totalAmt?: string;
+}
+
+/**
+ * 采购分析明细行（物化）（/blade-report/partnerpurchaseline）
+ */
+export interface PartnerPurchaseLine extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 单据类型；字典 bill_type
+   */
+  billType?: string;
+  /**
+   * 单据
+   */
+  billId?: string;
+  /**
+   * 单据日期
+   */
+  billDate?: string;
+  /**
+   * 供应商；→ supplier
+   */
+  supplierId?: string;
+  /**
+   * 业务员；→ staff
+   */
+  staffId?: string;
+  /**
+   * 仓库；→ depot
+   */
+  depotId?: string;
+  /**
+   * 商品；→ goods
+   */
+  commInfoId?: string;
+  /**
+   * 入库/退货
+   */
+  isReturn?: number;
+  /**
+   * 基本单位数量；精确小数（字符串）
+   */
+  baseQty?: string;
+  /**
+   * 金额；精确小数（字符串）
+   */
+  purchaseAmt?: string;
+  /**
+   * 税额；精确小数（字符串）
+   */
+  taxAmt?: string;
+  /**
+   * 价税合计；精确小数（字符串）
+   */
+  totalAmt?: string;
+}
+
+/**
+ * 销售单据（按客户、业务员）（/blade-report/partnersalesbill）
+ */
+export interface PartnerSalesBill extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 单据
+   */
+  billId?: string;
+  /**
+   * 单据类型；字典 bill_type
+   */
+  billType?: string;
+  /**
+   * 单据日期
+   */
+  billDate?: string;
+  /**
+   * 客户；→ customer
+   */
+  customerId?: string;
+  /**
+   * 业务员；→ staff
+   */
+  staffId?: string;
+  /**
+   * 销售/退货
+   */
+  isReturn?: number;
+}
+
+/**
  * 采购分析（/blade-report/purchaseanalysis）
  */
 export interface PurchaseAnalysis extends Partial<Omit<BaseRow, 'id'>> {
@@ -19953,6 +20213,12 @@ export interface Entities {
   'ledger-cash': LedgerCash;
   'ledger-purchase': LedgerPurchase;
   'ledger-stock': LedgerStock;
+  'partner-ap-invoice-bill': PartnerApInvoiceBill;
+  'partner-ap-invoice-move': PartnerApInvoiceMove;
+  'partner-ar-invoice-bill': PartnerArInvoiceBill;
+  'partner-ar-invoice-move': PartnerArInvoiceMove;
+  'partner-purchase-line': PartnerPurchaseLine;
+  'partner-sales-bill': PartnerSalesBill;
   'purchase-analysis': PurchaseAnalysis;
   'sales-analysis': SalesAnalysis;
   'sales-profit': SalesProfit;

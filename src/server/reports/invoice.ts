@@ -17,11 +17,22 @@ import { fillLookups } from '../engine/lookups.ts';
 import { tenantPlaces } from '../engine/document/context.ts';
 import { Dec, fixed, type Decimal, type Places } from '../../shared/money/index.ts';
 import { valueParam } from '../system/params.ts';
+import { parsePaging } from '../engine/query.ts';
+import { readRollup, type KeyFilter } from '../engine/materialized.ts';
 import { addDays, dayParam, periodOf, type Period } from './period.ts';
-import { ID_ORDER, partnerFields, partnerParam, visiblePartners, type Side } from './partner-balance.ts';
+import { ID_ORDER, namePage, partnerFields, partnerParam, sortAsked, visiblePartners, type Side } from './partner-balance.ts';
 import { decimalReader, pageOf, percent, sortRows } from './report-rows.ts';
 
-const VIEW: Record<Side, string> = { AR: 'erp_ar_invoice_line', AP: 'erp_ap_invoice_line' };
+/**
+ * The figures of the lines views erp_ar_invoice_line / erp_ap_invoice_line, read from materialized
+ * tables: per posted source bill (schemas/analysis/partner-ar-invoice-bill.json, …-ap-…) and the
+ * posted return and invoice lines naming a source line (partner-ar-invoice-move.json, …-ap-…), with
+ * the source lines themselves for the bills those name.
+ */
+const TABLES: Record<Side, { bills: string; moves: string; lines: string }> = {
+  AR: { bills: 'erp_partner_ar_invoice_bill', moves: 'erp_partner_ar_invoice_move', lines: 'erp_sales_out_body' },
+  AP: { bills: 'erp_partner_ap_invoice_bill', moves: 'erp_partner_ap_invoice_move', lines: 'erp_purchase_in_body' },
+};
 const SOURCE: Record<Side, { resource: string; title: string }> = {
   AR: { resource: 'sales-out', title: '销售出库单' },
   AP: { resource: 'purchase-in', title: '采购入库单' },
@@ -64,42 +75,131 @@ export function registerInvoiceReportHandlers(services: Services) {
   const { store } = services;
   const dec = decimalReader(services);
 
-  /** Σ per posted source bill, in one statement bounded by the tenant. */
-  async function bills(tenantId: string, side: Side, f: Filters): Promise<BillFigures[]> {
-    const where: RawBuilder<unknown>[] = [sql`tenant_id = ${tenantId}`];
-    if (f.period.from) where.push(sql`bill_date >= ${f.period.from}`);
-    if (f.period.to) where.push(sql`bill_date < ${addDays(f.period.to, 1)}`);
-    if (f.partnerId) where.push(sql`barterer_id = ${f.partnerId}`);
-    if (f.billId) where.push(sql`bill_id = ${f.billId}`);
-    if (f.billNo) where.push(sql`bill_no like ${`%${f.billNo.replace(/[\\%_]/g, (c) => `\\${c}`)}%`} escape '\\'`);
-    const rows = await sql<Record<string, unknown>>`select bill_id as k, max(bill_no) as bill_no, max(bill_type) as bill_type, max(bill_date) as bill_date,
-        max(barterer_id) as partner_id, max(staff_id) as staff_id,
-        sum(total_amt) as total_amt, sum(return_amt) as return_amt, sum(should_amt) as should_amt,
-        sum(invoice_amt) as invoice_amt, sum(un_invoice_amt) as un_invoice_amt,
-        sum(case when invoice_qty < qty - return_qty then 1 else 0 end) as open_lines,
-        sum(case when invoice_qty <> 0 then 1 else 0 end) as started_lines,
-        sum(case when qty - return_qty > 0 then 1 else 0 end) as due_lines
-      from ${sql.table(VIEW[side])} where ${sql.join(where, sql` and `)} group by bill_id`.execute(store.db);
-    return rows.rows.map((r) => {
-      const open = Number(r.open_lines ?? 0);
-      const started = Number(r.started_lines ?? 0);
-      // Everything returned and nothing invoiced: nothing is left to invoice.
-      const status = !Number(r.due_lines ?? 0) && !started ? '2606' : open === 0 ? '2604' : started ? '2603' : '2601';
-      return {
-        billId: String(r.k),
-        billNo: String(r.bill_no ?? ''),
-        billType: String(r.bill_type ?? ''),
-        billDate: String(r.bill_date ?? '').slice(0, 10),
-        partnerId: String(r.partner_id ?? ''),
-        staffId: r.staff_id === null || r.staff_id === undefined ? null : String(r.staff_id),
-        total: dec(r.total_amt),
+  /** The filters over the per-bill table (alias a). */
+  function billWhere(tenantId: string, f: Filters, dayUnindexed = false): RawBuilder<unknown> {
+    const where: RawBuilder<unknown>[] = [sql`a.tenant_id = ${tenantId}`];
+    // dayUnindexed: the day compared as an expression, so that a few bills are looked up by id
+    // rather than every bill of the period read by day.
+    const day = dayUnindexed ? sql`(a.bill_date || '')` : sql`a.bill_date`;
+    if (f.period.from) where.push(sql`${day} >= ${f.period.from}`);
+    if (f.period.to) where.push(sql`${day} < ${addDays(f.period.to, 1)}`);
+    if (f.partnerId) where.push(sql`a.barterer_id = ${f.partnerId}`);
+    if (f.billId) where.push(sql`a.bill_id = ${f.billId}`);
+    if (f.billNo) where.push(sql`a.bill_no like ${`%${f.billNo.replace(/[\\%_]/g, (c) => `\\${c}`)}%`} escape '\\'`);
+    return sql.join(where, sql` and `);
+  }
+
+  /**
+   * The source lines posted returns or invoices name (the materialized moves), summed per bill
+   * (`ids`: only these bills): what those lines are (own_total, own_due: lines with a positive
+   * quantity) and what they become with what was taken back or invoiced (the lines view's sums of
+   * them: return_amt, should_part, invoice_amt, open_part, open_lines, started_lines, due_lines).
+   * A bill's other lines are as the per-bill table counts them.
+   */
+  function movedQuery(tenantId: string, side: Side, ids?: string[]): RawBuilder<Record<string, unknown>> {
+    const t = TABLES[side];
+    const only = ids ? sql` and source_body_id in (select s.id from ${sql.table(t.lines)} s where s.tenant_id = ${tenantId} and s.head_id in (${sql.join(ids)}))` : sql``;
+    return sql<Record<string, unknown>>`select b.head_id as bill_id, sum(b.total_amt) as own_total, sum(case when b.qty > 0 then 1 else 0 end) as own_due,
+          sum(mv.ra) as return_amt, sum(b.total_amt - mv.ra) as should_part, sum(mv.ia) as invoice_amt, sum(b.total_amt - mv.ra - mv.ia) as open_part,
+          sum(case when mv.iq < b.qty - mv.rq then 1 else 0 end) as open_lines,
+          sum(case when mv.iq <> 0 then 1 else 0 end) as started_lines,
+          sum(case when b.qty - mv.rq > 0 then 1 else 0 end) as due_lines
+        from (
+          select source_body_id as sid, sum(case when kind = 1 then 0 - qty else 0 end) as rq, sum(case when kind = 1 then 0 - total_amt else 0 end) as ra,
+            sum(case when kind = 2 then qty else 0 end) as iq, sum(case when kind = 2 then total_amt else 0 end) as ia
+          from ${sql.table(t.moves)} where tenant_id = ${tenantId}${only} group by source_body_id
+        ) mv join ${sql.table(t.lines)} b on b.tenant_id = ${tenantId} and b.id = mv.sid
+        where b.is_deleted = 0
+        group by b.head_id`;
+  }
+
+  /** A bill's invoice status from its line counts (columns of the query aliased `f`). */
+  const STATUS = sql`case when f.due_lines = 0 and f.started_lines = 0 then '2606' when f.open_lines = 0 then '2604' when f.started_lines > 0 then '2603' else '2601' end`;
+
+  /** The per-bill table `a` joined with movedQuery `m`: a bill's figures as the lines view sums them. */
+  const FIGURES = sql`a.total_amt, coalesce(m.return_amt, 0) as return_amt,
+        a.total_amt - coalesce(m.own_total, 0) + coalesce(m.should_part, 0) as should_amt,
+        coalesce(m.invoice_amt, 0) as invoice_amt,
+        a.total_amt - coalesce(m.own_total, 0) + coalesce(m.open_part, 0) as un_invoice_amt,
+        a.due_lines - coalesce(m.own_due, 0) + coalesce(m.open_lines, 0) as open_lines,
+        coalesce(m.started_lines, 0) as started_lines,
+        a.due_lines - coalesce(m.own_due, 0) + coalesce(m.due_lines, 0) as due_lines`;
+
+  /**
+   * Per posted source bill, in one statement bounded by the tenant: the bill's own figures from the
+   * materialized per-bill table (amount, lines with a positive quantity), corrected for the lines
+   * posted returns or invoices name (movedQuery) — exactly the sums of the lines view VIEW, without
+   * reading every line. `ids`: only these bills.
+   * Columns: bill_id, bill_no, bill_type, bill_date, partner_id, staff_id, the amounts, status.
+   */
+  function billsQuery(tenantId: string, side: Side, f: Filters, ids?: string[]): RawBuilder<Record<string, unknown>> {
+    const t = TABLES[side];
+    const where = ids ? sql`${billWhere(tenantId, f)} and a.bill_id in (${sql.join(ids)})` : billWhere(tenantId, f);
+    return sql<Record<string, unknown>>`select f.*, ${STATUS} as status from (
+      select a.bill_id, a.bill_no, a.bill_type, a.bill_date, a.barterer_id as partner_id, a.staff_id, ${FIGURES}
+      from ${sql.table(t.bills)} a left join (${movedQuery(tenantId, side, ids)}) m on m.bill_id = a.bill_id
+      where ${where}
+    ) f`;
+  }
+
+  /**
+   * Σ per partner (key: the partner id, '' for none) of the bills of `f` without a bill filter: the
+   * monthly rollup of the per-bill table (bills, amount, bills with a line to invoice) corrected for
+   * the bills whose lines returns or invoices named (their figures as the lines give them).
+   */
+  async function partnerSums(tenantId: string, side: Side, f: Filters): Promise<Map<string, Sums>> {
+    const t = TABLES[side];
+    const filter: KeyFilter = f.partnerId ? { barterer_id: f.partnerId } : {};
+    const [rolled, moved] = await Promise.all([
+      readRollup(services.registry, t.bills, 'partner', { tenantId, from: f.period.from, to: f.period.to, filter, group: 'barterer_id' }).execute(store.db),
+      sql<Record<string, unknown>>`select f.k, sum(f.own_total) as own_total, sum(case when f.own_open then 1 else 0 end) as own_open,
+          sum(f.return_amt) as return_amt, sum(f.should_part) as should_part, sum(f.invoice_amt) as invoice_amt, sum(f.open_part) as open_part,
+          sum(case when f.due_lines = 0 and f.started_lines = 0 then 0 when f.open_lines = 0 then 0 else 1 end) as open_bills
+        from (
+          select coalesce(a.barterer_id, '') as k, m.own_total, a.due_lines > 0 as own_open, m.return_amt, m.should_part, m.invoice_amt, m.open_part,
+            a.due_lines - m.own_due + m.open_lines as open_lines, m.started_lines, a.due_lines - m.own_due + m.due_lines as due_lines
+          from (${movedQuery(tenantId, side)}) m join ${sql.table(t.bills)} a on a.tenant_id = ${tenantId} and a.bill_id = m.bill_id
+          where ${billWhere(tenantId, f, true)}
+        ) f group by f.k`.execute(store.db),
+    ]);
+    const out = new Map<string, Sums>();
+    for (const r of rolled.rows) {
+      const total = dec(r.total_amt);
+      out.set(String(r.k ?? ''), { billCount: Number(r.line_count ?? 0), openBillCount: Number(r.open_bills ?? 0), total, returned: new Dec(0), should: total, invoiced: new Dec(0), open: total });
+    }
+    for (const r of moved.rows) {
+      const s = out.get(String(r.k ?? ''));
+      if (!s) continue;
+      const rest = s.total.minus(dec(r.own_total));
+      Object.assign(s, {
+        openBillCount: s.openBillCount - Number(r.own_open ?? 0) + Number(r.open_bills ?? 0),
         returned: dec(r.return_amt),
-        should: dec(r.should_amt),
+        should: rest.plus(dec(r.should_part)),
         invoiced: dec(r.invoice_amt),
-        open: dec(r.un_invoice_amt),
-        status,
-      };
-    });
+        open: rest.plus(dec(r.open_part)),
+      });
+    }
+    return out;
+  }
+
+  const billOf = (r: Record<string, unknown>): BillFigures => ({
+    billId: String(r.bill_id),
+    billNo: String(r.bill_no ?? ''),
+    billType: String(r.bill_type ?? ''),
+    billDate: String(r.bill_date ?? '').slice(0, 10),
+    partnerId: String(r.partner_id ?? ''),
+    staffId: r.staff_id === null || r.staff_id === undefined ? null : String(r.staff_id),
+    total: dec(r.total_amt),
+    returned: dec(r.return_amt),
+    should: dec(r.should_amt),
+    invoiced: dec(r.invoice_amt),
+    open: dec(r.un_invoice_amt),
+    status: String(r.status),
+  });
+
+  /** Every posted source bill of the filters, with its figures. */
+  async function bills(tenantId: string, side: Side, f: Filters): Promise<BillFigures[]> {
+    return (await billsQuery(tenantId, side, f).execute(store.db)).rows.map(billOf);
   }
 
   interface Sums {
@@ -140,14 +240,36 @@ export function registerInvoiceReportHandlers(services: Services) {
     return { list: found.filter((b) => seen.has(b.partnerId)), seen, places, period: filters.period };
   }
 
+  const filtersOf = (ctx: Ctx, side: Side): Filters => ({ period: invoicePeriod(ctx), partnerId: partnerParam(ctx, side), billId: valueParam(ctx, 'inOutId'), billNo: valueParam(ctx, 'billNo') });
+
+  /** Per partner, summed in SQL over the bills (a partner's bills are all shown or all hidden). */
   const perPartner = (side: Side) => async (ctx: Ctx) => {
-    const { list, seen, places, period } = await visibleBills(ctx, side);
-    const groups = new Map<string, Sums>();
-    for (const b of list) groups.set(b.partnerId, addBill(groups.get(b.partnerId) ?? zero(), b));
-    const rows = [...groups].map(([id, s]) => ({ id, bartererId: id, ...partnerFields(seen.get(id)), billCount: s.billCount, unInvoicedBillCount: s.openBillCount, ...amounts(s, places) }) as Row);
+    const caller = mustCaller(ctx);
+    const places = await tenantPlaces(services, caller.tenantId);
+    const filters = filtersOf(ctx, side);
+    const groups = filters.billId || filters.billNo ? new Map<string, Sums>() : await partnerSums(caller.tenantId, side, filters);
+    // A bill filter: the bills themselves, summed here.
+    const found = filters.billId || filters.billNo
+      ? await sql<Record<string, unknown>>`select partner_id as k, count(*) as bill_count, sum(case when status in ('2601', '2603') then 1 else 0 end) as open_bills,
+          sum(total_amt) as total_amt, sum(return_amt) as return_amt, sum(should_amt) as should_amt, sum(invoice_amt) as invoice_amt, sum(un_invoice_amt) as un_invoice_amt
+        from (${billsQuery(caller.tenantId, side, filters)}) q group by partner_id`.execute(store.db)
+      : { rows: [] };
+    for (const r of found.rows) {
+      const key = String(r.k ?? '');
+      const s: Sums = { billCount: Number(r.bill_count ?? 0), openBillCount: Number(r.open_bills ?? 0), total: dec(r.total_amt), returned: dec(r.return_amt), should: dec(r.should_amt), invoiced: dec(r.invoice_amt), open: dec(r.un_invoice_amt) };
+      const before = groups.get(key);
+      groups.set(key, before ? { billCount: before.billCount + s.billCount, openBillCount: before.openBillCount + s.openBillCount, total: before.total.plus(s.total), returned: before.returned.plus(s.returned), should: before.should.plus(s.should), invoiced: before.invoiced.plus(s.invoiced), open: before.open.plus(s.open) } : s);
+    }
+    const seen = await visiblePartners(services, ctx, side, [...groups.keys()], sortAsked(ctx));
+    const kept = [...groups].filter(([id]) => seen.has(id));
+    const rows = kept.map(([id, s]) => ({ id, bartererId: id, ...partnerFields(seen.get(id)), billCount: s.billCount, unInvoicedBillCount: s.openBillCount, ...amounts(s, places) }) as Row);
     sortRows(ctx, rows, [{ field: 'unInvoiceAmt', dir: -1 }, { field: 'bartererCode', dir: 1 }], ID_ORDER);
-    const all = list.reduce(addBill, zero());
-    return pageOf(ctx, rows, { summary: { partnerCount: rows.length, billCount: all.billCount, unInvoicedBillCount: all.openBillCount, ...amounts(all, places) }, dateFrom: period.from ?? null, dateTo: period.to ?? null });
+    const all = kept.reduce<Sums>((a, [, s]) => ({ billCount: a.billCount + s.billCount, openBillCount: a.openBillCount + s.openBillCount, total: a.total.plus(s.total), returned: a.returned.plus(s.returned), should: a.should.plus(s.should), invoiced: a.invoiced.plus(s.invoiced), open: a.open.plus(s.open) }), zero());
+    const period = filters.period;
+    const page = pageOf(ctx, rows, { summary: { partnerCount: rows.length, billCount: all.billCount, unInvoicedBillCount: all.openBillCount, ...amounts(all, places) }, dateFrom: period.from ?? null, dateTo: period.to ?? null });
+    // Display names only for the page's partners, unless a sort asked for any field.
+    if (!sortAsked(ctx)) await namePage(services, ctx, side, page.records as Row[], seen);
+    return page;
   };
 
   const billRow = (b: BillFigures, partner: Row | undefined, places: Places): Row => ({
@@ -165,13 +287,66 @@ export function registerInvoiceReportHandlers(services: Services) {
     invoiceStatusName: STATUS_NAMES[b.status],
   });
 
+  /**
+   * Per bill, newest first: the page is cut in SQL (the partners the call may not see left out by
+   * id); an order asked for with ascs/descs sorts every bill here instead.
+   */
   const perBill = (side: Side) => async (ctx: Ctx, model: Model) => {
-    const { list, seen, places, period } = await visibleBills(ctx, side);
     const status = valueParam(ctx, 'invoiceStatus');
-    const rows = list.filter((b) => !status || b.status === status).map((b) => billRow(b, seen.get(b.partnerId), places));
-    sortRows(ctx, rows, [{ field: 'billDate', dir: -1 }, { field: 'billNo', dir: -1 }], ID_ORDER);
-    const page = pageOf(ctx, rows, { dateFrom: period.from ?? null, dateTo: period.to ?? null });
-    await fillLookups(services, model, mustCaller(ctx).tenantId, page.records as Row[]);
+    const caller = mustCaller(ctx);
+    const filters = filtersOf(ctx, side);
+    const period = filters.period;
+    const query = billsQuery(caller.tenantId, side, filters);
+    const partners = await sql<{ k: unknown }>`select distinct a.barterer_id as k from ${sql.table(TABLES[side].bills)} a where ${billWhere(caller.tenantId, filters)}`.execute(store.db);
+    const ids = [...new Set(partners.rows.map((r) => String(r.k ?? '')))];
+    // The bill rows show the partner's code and name (its own fields): no display names needed.
+    const seen = await visiblePartners(services, ctx, side, ids, false);
+    const hidden = ids.filter((id) => !seen.has(id));
+    const places = await tenantPlaces(services, caller.tenantId);
+    let rows: Row[];
+    let total: number;
+    if (ctx.query.ascs || ctx.query.descs || Math.min(hidden.length, seen.size) > 5000) {
+      const list = (await query.execute(store.db)).rows.map(billOf).filter((b) => seen.has(b.partnerId));
+      const all = list.filter((b) => !status || b.status === status).map((b) => billRow(b, seen.get(b.partnerId), places));
+      sortRows(ctx, all, [{ field: 'billDate', dir: -1 }, { field: 'billNo', dir: -1 }], ID_ORDER);
+      const { current, size } = parsePaging(ctx.query);
+      rows = all.slice((current - 1) * size, current * size);
+      total = all.length;
+    } else {
+      // The partners the call may not see, left out by id (the shorter list of the two).
+      const visible = (column: RawBuilder<unknown>) =>
+        hidden.length <= seen.size
+          ? hidden.length ? sql`coalesce(${column}, '') not in (${sql.join(hidden)})` : sql`1 = 1`
+          : seen.size ? sql`${column} in (${sql.join([...seen.keys()])})` : sql`1 = 0`;
+      const { current, size } = parsePaging(ctx.query);
+      const order = sql`order by substr(a.bill_date, 1, 10) desc, a.bill_no desc, a.bill_id asc`;
+      if (status) {
+        // The status needs every bill's figures: the page is cut from all of them.
+        const where = sql`${visible(sql.ref('a.partner_id'))} and a.status = ${status}`;
+        const [counted, found] = await Promise.all([
+          sql<{ n: unknown }>`select count(*) as n from (${query}) a where ${where}`.execute(store.db),
+          sql<Record<string, unknown>>`select a.* from (${query}) a where ${where} ${order} limit ${size} offset ${(current - 1) * size}`.execute(store.db),
+        ]);
+        total = Number(counted.rows[0]?.n ?? 0);
+        rows = found.rows.map(billOf).map((b) => billRow(b, seen.get(b.partnerId), places));
+      } else {
+        // The page's bills from the per-bill table alone, then their figures.
+        const table = sql.table(TABLES[side].bills);
+        const where = sql`${billWhere(caller.tenantId, filters)} and ${visible(sql.ref('a.barterer_id'))}`;
+        const [counted, found] = await Promise.all([
+          sql<{ n: unknown }>`select count(*) as n from ${table} a where ${where}`.execute(store.db),
+          // id is the bill's id: the (day, number, partner) index holds all this reads.
+          sql<{ bill_id: unknown }>`select a.id as bill_id from ${table} a where ${where} order by substr(a.bill_date, 1, 10) desc, a.bill_no desc, a.id asc limit ${size} offset ${(current - 1) * size}`.execute(store.db),
+        ]);
+        total = Number(counted.rows[0]?.n ?? 0);
+        const ids = found.rows.map((r) => String(r.bill_id));
+        const figures = ids.length ? new Map((await billsQuery(caller.tenantId, side, filters, ids).execute(store.db)).rows.map((r) => [String(r.bill_id), billOf(r)])) : new Map<string, BillFigures>();
+        rows = ids.map((id) => figures.get(id)!).filter(Boolean).map((b) => billRow(b, seen.get(b.partnerId), places));
+      }
+    }
+    const { current, size } = parsePaging(ctx.query);
+    const page = { records: rows, total, size, current, pages: Math.ceil(total / size), orders: [], dateFrom: period.from ?? null, dateTo: period.to ?? null };
+    await fillLookups(services, model, caller.tenantId, page.records);
     return page;
   };
 

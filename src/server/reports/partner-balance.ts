@@ -22,6 +22,7 @@ import { documentOf } from '../../shared/document.ts';
 import { valueParam } from '../system/params.ts';
 import { addDays, dayParam, periodOf, type Period } from './period.ts';
 import { decimalReader, pageOf, sortRows, type SortKey } from './report-rows.ts';
+import { materializedOf, readRollup, type KeyFilter } from '../engine/materialized.ts';
 
 export type Side = 'AR' | 'AP';
 
@@ -64,7 +65,7 @@ async function natureSubtree(services: Services, tenantId: string, side: Side, r
  * filters (bartererName, bartererCode, staffId … as on the customer / supplier page), natureId or
  * treeNatureId (that category with its sub-categories), and the caller's data scope on partners.
  */
-export async function visiblePartners(services: Services, ctx: Ctx, side: Side, ids: string[]): Promise<Map<string, Row>> {
+export async function visiblePartners(services: Services, ctx: Ctx, side: Side, ids: string[], names = true): Promise<Map<string, Row>> {
   const caller = mustCaller(ctx);
   const model = services.m(PARTNER[side].model);
   const query = Object.fromEntries(Object.entries(ctx.query).filter(([k]) => !OWN_KEYS.has(k) && !k.startsWith('billDate')));
@@ -77,10 +78,28 @@ export async function visiblePartners(services: Services, ctx: Ctx, side: Side, 
   for (let i = 0; i < ids.length; i += 5000) {
     const rows = await services.store.find(model, caller.tenantId, { where: { id: ids.slice(i, i + 5000) }, conditions });
     const kept = natures ? rows.filter((r) => natures.has(String(r.natureId ?? ''))) : rows;
-    await fillLookups(services, model, caller.tenantId, kept);
+    if (names) await fillLookups(services, model, caller.tenantId, kept);
     for (const r of kept) out.set(String(r.id), r);
   }
   return out;
+}
+
+/** A sort asked for (ascs/descs) may name any field: the partners' display names are then needed for every row. */
+export const sortAsked = (ctx: Ctx) => Boolean(ctx.query.ascs || ctx.query.descs);
+
+/**
+ * The display names (category, salesperson: lookups) of the partners on a page whose partners were
+ * read without them (visiblePartners(…, names = false)), set on the page's rows.
+ */
+export async function namePage(services: Services, ctx: Ctx, side: Side, records: Row[], seen: Map<string, Row>): Promise<void> {
+  const partners = [...new Set(records.map((r) => String(r.bartererId ?? '')))].map((id) => seen.get(id)).filter((p): p is Row => p !== undefined);
+  if (!partners.length) return;
+  await fillLookups(services, services.m(PARTNER[side].model), mustCaller(ctx).tenantId, partners);
+  for (const r of records) {
+    const p = seen.get(String(r.bartererId ?? ''));
+    r.natureName = p?.natureName ?? null;
+    r.staffName = p?.staffName ?? null;
+  }
 }
 
 export const partnerFields = (p: Row | undefined): Row => ({
@@ -119,14 +138,26 @@ export function registerPartnerBalanceHandlers(services: Services) {
       .filter((d) => d?.settle && !d.settle.refund && d.posting?.party === side)
       .map((d) => d!.billType);
 
-  /** Σ of the ledger per partner: before the period, its increases and decreases, up to its end. */
-  async function balances(tenantId: string, side: Side, period: Period, partnerId?: string): Promise<Balance[]> {
+  /** Bill types of money received (AR) or paid (AP) on account, as the SQL condition of a receipt row. */
+  const receiptCondition = (side: Side) => {
+    const types = moneyTypes(side);
+    return sql`(entry = 'receipt' or (entry = 'post' and bill_type in (${sql.join(types.length ? types : ['-'])})))`;
+  };
+
+  /**
+   * Σ of the ledger per partner: before the period, its increases and decreases, up to its end.
+   * A materialized flow view (erp_ar_balance_flow) is read from its monthly rollup per partner
+   * (whole months) and its own rows (the days around them): the opening is Σ before the period,
+   * the closing the opening plus the period's Σ — the same rows the ledger holds, so the same sums.
+   * `withLastReceipt`: also the last receipt day up to the period's end (the as-of list shows it).
+   */
+  async function balances(tenantId: string, side: Side, period: Period, partnerId?: string, withLastReceipt = false): Promise<Balance[]> {
+    if (materializedOf(services.registry, VIEW[side])) return balancesFromRollup(tenantId, side, period, partnerId, withLastReceipt);
     const where: RawBuilder<unknown>[] = [sql`tenant_id = ${tenantId}`];
     if (period.to) where.push(sql`flow_date <= ${period.to}`);
     if (partnerId) where.push(sql`barterer_id = ${partnerId}`);
     const inPeriod = period.from ? sql`flow_date >= ${period.from}` : sql`1 = 1`;
-    const types = moneyTypes(side);
-    const receipt = sql`(entry = 'receipt' or (entry = 'post' and bill_type in (${sql.join(types.length ? types : ['-'])})))`;
+    const receipt = receiptCondition(side);
     const result = await sql<Record<string, unknown>>`select barterer_id as k,
         sum(case when ${inPeriod} then 0 else amount end) as begin_amt,
         sum(case when ${inPeriod} then increase_amt else 0 end) as increase_amt,
@@ -148,6 +179,40 @@ export function registerPartnerBalanceHandlers(services: Services) {
       .filter((b) => b.moves > 0 || !b.begin.isZero() || !b.end.isZero());
   }
 
+  async function balancesFromRollup(tenantId: string, side: Side, period: Period, partnerId: string | undefined, withLastReceipt: boolean): Promise<Balance[]> {
+    const filter: KeyFilter = partnerId ? { barterer_id: partnerId } : {};
+    const read = (from: string | undefined, to: string | undefined) =>
+      readRollup(services.registry, VIEW[side], 'party', { tenantId, from, to, filter, group: 'barterer_id' }).execute(store.db);
+    const where: RawBuilder<unknown>[] = [sql`tenant_id = ${tenantId}`, receiptCondition(side)];
+    // The day as an expression: read through the (partner, entry, type, day) index, not the day index.
+    if (period.to) where.push(sql`(flow_date || '') <= ${period.to}`);
+    if (partnerId) where.push(sql`barterer_id = ${partnerId}`);
+    const [inside, before, receipts] = await Promise.all([
+      read(period.from, period.to),
+      period.from ? read(undefined, addDays(period.from, -1)) : undefined,
+      withLastReceipt
+        ? sql<Record<string, unknown>>`select barterer_id as k, max(flow_date) as d from ${sql.table(VIEW[side])} where ${sql.join(where, sql` and `)} group by barterer_id`.execute(store.db)
+        : undefined,
+    ]);
+    const zero = new Dec(0);
+    const out = new Map<string, Balance>();
+    const entry = (k: unknown) => {
+      const key = String(k ?? '');
+      let b = out.get(key);
+      if (!b) out.set(key, (b = { partnerId: key, begin: zero, increase: zero, decrease: zero, end: zero, moves: 0, lastReceipt: null }));
+      return b;
+    };
+    for (const r of before?.rows ?? []) entry(r.k).begin = dec(r.amount);
+    for (const r of inside.rows) Object.assign(entry(r.k), { increase: dec(r.increase_amt), decrease: dec(r.decrease_amt), end: dec(r.amount), moves: Number(r.line_count ?? 0) });
+    for (const b of out.values()) b.end = b.begin.plus(b.end);
+    for (const r of receipts?.rows ?? []) {
+      const b = out.get(String(r.k ?? ''));
+      if (b && r.d !== null && r.d !== undefined) b.lastReceipt = String(r.d).slice(0, 10);
+    }
+    // The ledger's partner key: '' in a rollup is a row without a partner (none are written).
+    return [...out.values()].filter((b) => b.moves > 0 || !b.begin.isZero() || !b.end.isZero());
+  }
+
   const figures = (b: Balance, places: Places): Row => ({
     beginBalance: fixed(b.begin, places.amount),
     increaseAmt: fixed(b.increase, places.amount),
@@ -163,25 +228,28 @@ export function registerPartnerBalanceHandlers(services: Services) {
   };
 
   /** businessbalance arlist / aplist rows: every partner with a balance or a movement, by code. */
-  async function periodRows(ctx: Ctx, side: Side): Promise<{ rows: Row[]; period: Period; places: Places }> {
+  async function periodRows(ctx: Ctx, side: Side, names: boolean): Promise<{ rows: Row[]; period: Period; places: Places; seen: Map<string, Row> }> {
     const caller = mustCaller(ctx);
     const places = await tenantPlaces(services, caller.tenantId);
     const period = periodOf(ctx);
     const found = await balances(caller.tenantId, side, period, partnerParam(ctx, side));
-    const seen = await visiblePartners(services, ctx, side, found.map((b) => b.partnerId));
+    const seen = await visiblePartners(services, ctx, side, found.map((b) => b.partnerId), names);
     const rows = found
       .filter((b) => seen.has(b.partnerId))
       .map((b) => ({ id: b.partnerId, bartererId: b.partnerId, kind: side, ...partnerFields(seen.get(b.partnerId)), ...figures(b, places) }) as Row);
     sortRows(ctx, rows, [{ field: 'bartererCode', dir: 1 }, { field: 'bartererName', dir: 1 }], ID_ORDER);
-    return { rows, period, places };
+    return { rows, period, places, seen };
   }
 
+  // Display names only for the page's partners, unless a sort asks for any field (then for all).
   const list = (side: Side) => async (ctx: Ctx) => {
-    const { rows, period } = await periodRows(ctx, side);
-    return pageOf(ctx, rows, { dateFrom: period.from ?? null, dateTo: period.to ?? null });
+    const { rows, period, seen } = await periodRows(ctx, side, sortAsked(ctx));
+    const page = pageOf(ctx, rows, { dateFrom: period.from ?? null, dateTo: period.to ?? null });
+    if (!sortAsked(ctx)) await namePage(services, ctx, side, page.records as Row[], seen);
+    return page;
   };
   const sumTotal = (side: Side) => async (ctx: Ctx) => {
-    const { rows, period, places } = await periodRows(ctx, side);
+    const { rows, period, places } = await periodRows(ctx, side, false);
     return { ...totals(rows, MONEY, places), dateFrom: period.from ?? null, dateTo: period.to ?? null };
   };
   services.register('partnerBalance.arList', list('AR'));
@@ -245,12 +313,12 @@ export function registerPartnerBalanceHandlers(services: Services) {
     return due;
   }
 
-  async function asOfRows(ctx: Ctx): Promise<{ rows: Row[]; period: { from: string; to: string }; places: Places }> {
+  async function asOfRows(ctx: Ctx, names: boolean): Promise<{ rows: Row[]; period: { from: string; to: string }; places: Places; seen: Map<string, Row> }> {
     const caller = mustCaller(ctx);
     const places = await tenantPlaces(services, caller.tenantId);
     const period = asOfPeriod(ctx);
-    const found = await balances(caller.tenantId, 'AR', period, partnerParam(ctx, 'AR'));
-    const seen = await visiblePartners(services, ctx, 'AR', found.map((b) => b.partnerId));
+    const found = await balances(caller.tenantId, 'AR', period, partnerParam(ctx, 'AR'), true);
+    const seen = await visiblePartners(services, ctx, 'AR', found.map((b) => b.partnerId), names);
     const kept = found.filter((b) => seen.has(b.partnerId));
     const termsOf = (id: string) => {
       const c = seen.get(id);
@@ -276,15 +344,17 @@ export function registerPartnerBalanceHandlers(services: Services) {
       } as Row;
     });
     sortRows(ctx, rows, [{ field: 'endBalance', dir: -1 }, { field: 'bartererCode', dir: 1 }], ID_ORDER);
-    return { rows, period, places };
+    return { rows, period, places, seen };
   }
 
   services.register('partnerBalance.arAsOfList', async (ctx) => {
-    const { rows, period } = await asOfRows(ctx);
-    return pageOf(ctx, rows, { dateFrom: period.from, dateTo: period.to });
+    const { rows, period, seen } = await asOfRows(ctx, sortAsked(ctx));
+    const page = pageOf(ctx, rows, { dateFrom: period.from, dateTo: period.to });
+    if (!sortAsked(ctx)) await namePage(services, ctx, 'AR', page.records as Row[], seen);
+    return page;
   });
   services.register('partnerBalance.arAsOfSumTotal', async (ctx) => {
-    const { rows, period, places } = await asOfRows(ctx);
+    const { rows, period, places } = await asOfRows(ctx, false);
     return { ...totals(rows, [...MONEY, 'dueAmt', 'notDueAmt'], places), dateFrom: period.from, dateTo: period.to };
   });
 }

@@ -16,12 +16,14 @@ import { Dec, fixed, type Decimal, type Places } from '../../shared/money/index.
 import { valueParam } from '../system/params.ts';
 import { periodOf, type Period } from './period.ts';
 import { countOf, decimalReader, idParam, inTree, pageOf, percent, periodConditions, sortRows, textOf, viewPage, whereOf } from './report-rows.ts';
+import { readRollup, type KeyFilter } from '../engine/materialized.ts';
+import { LINES as SALES_LINES, salesSumsOf, type SalesSums } from './sales.ts';
 
 /** Supplier-portal columns that wait for a portal: no supplier account or login exists yet. */
 const NO_PORTAL = { portalAccount: null, portalStatus: '未开通', loginCount: 0, lastLoginTime: null };
 const APPROVED = 2903;
 
-interface Sales {
+export interface Sales {
   buyerCount: number;
   billCount: number;
   returnBillCount: number;
@@ -34,6 +36,70 @@ interface Sales {
 }
 
 const NO_SALES: Sales = { buyerCount: 0, billCount: 0, returnBillCount: 0, outAmt: new Dec(0), returnAmt: new Dec(0), totalAmt: new Dec(0), salesAmt: new Dec(0), costAmt: new Dec(0), lastSaleDate: null };
+
+/** Posted sales bills, one row per bill (schemas/analysis/partner-sales-bill.json, materialized). */
+export const SALES_BILLS = 'erp_partner_sales_bill';
+
+export const addSales = (a: Sales, b: Sales): Sales => ({
+  buyerCount: a.buyerCount + b.buyerCount,
+  billCount: a.billCount + b.billCount,
+  returnBillCount: a.returnBillCount + b.returnBillCount,
+  outAmt: a.outAmt.plus(b.outAmt),
+  returnAmt: a.returnAmt.plus(b.returnAmt),
+  totalAmt: a.totalAmt.plus(b.totalAmt),
+  salesAmt: a.salesAmt.plus(b.salesAmt),
+  costAmt: a.costAmt.plus(b.costAmt),
+  lastSaleDate: a.lastSaleDate === null || (b.lastSaleDate !== null && b.lastSaleDate > a.lastSaleDate) ? b.lastSaleDate : a.lastSaleDate,
+});
+
+/**
+ * Each customer's posted sales over the period (customers: all, or these): the sums from the
+ * monthly rollup `head` of the materialized sales lines (erp_sales_analysis; whole months from the
+ * rollup, the days around them from its rows) — the lines erp_customer_analysis shows, since both
+ * are the posted sales and return lines that name a customer — and the first and last sale day from
+ * the posted sales bills (erp_partner_sales_bill). Customers without a line in the period are absent.
+ */
+export async function customerSales(services: Services, tenantId: string, period: Period, customers?: string[]): Promise<Map<string, Sales & { sums: SalesSums; lineCount: number; firstSaleDate: string | null }>> {
+  const db = services.store.db;
+  // A long list of customers is read whole and picked here (one statement either way).
+  const few = customers && customers.length <= 500 ? customers : undefined;
+  const filter: KeyFilter = few ? { customer_id: few } : {};
+  // First and last sale of each customer: two index look-ups each (customer, sale, day), the
+  // customers taken from the customer file (a customer the lists show is one of its rows).
+  const sold = whereOf([sql`b.tenant_id = k.tenant_id`, sql`b.customer_id = k.id`, sql`b.is_return = 1`, ...periodConditions('b.bill_date', period)]);
+  const keys = whereOf([sql`k.tenant_id = ${tenantId}`, ...(few ? [sql`k.id in (${sql.join(few)})`] : [])]);
+  const [sums, dates] = await Promise.all([
+    readRollup(services.registry, SALES_LINES, 'head', { tenantId, from: period.from, to: period.to, filter, group: 'customer_id' }).execute(db),
+    sql<Record<string, unknown>>`select k.id as k, (select min(b.bill_date) from ${sql.table(SALES_BILLS)} b where ${sold}) as first_date,
+        (select max(b.bill_date) from ${sql.table(SALES_BILLS)} b where ${sold}) as last_date
+      from erp_customer k where ${keys}`.execute(db),
+  ]);
+  const dec = decimalReader(services);
+  const day = (v: unknown) => textOf(v)?.slice(0, 10) ?? null;
+  const dated = new Map(dates.rows.map((r) => [textOf(r.k) ?? '', { first: day(r.first_date), last: day(r.last_date) }]));
+  const wanted = customers ? new Set(customers) : undefined;
+  const out = new Map<string, Sales & { sums: SalesSums; lineCount: number; firstSaleDate: string | null }>();
+  for (const r of sums.rows) {
+    const key = textOf(r.k) ?? '';
+    if (!key || (wanted && !wanted.has(key))) continue;
+    const s = salesSumsOf(r, dec);
+    out.set(key, {
+      buyerCount: 1,
+      billCount: s.billCount,
+      returnBillCount: s.returnBillCount,
+      outAmt: s.outAmt,
+      returnAmt: s.returnAmt,
+      totalAmt: s.totalAmt,
+      salesAmt: s.salesAmt,
+      costAmt: s.costAmt,
+      lastSaleDate: dated.get(key)?.last ?? null,
+      firstSaleDate: dated.get(key)?.first ?? null,
+      sums: s,
+      lineCount: countOf(r.line_count),
+    });
+  }
+  return out;
+}
 
 function showSales(s: Sales, places: Places, whole?: Decimal): Row {
   return {
@@ -91,38 +157,23 @@ export function registerPartnerPeopleHandlers(services: Services) {
     return { ...page, summary };
   });
 
-  /** Sales of recommended customers over the period, per partner or (for one partner) per customer. */
+  /**
+   * Sales of recommended customers over the period, per partner or (for one partner) per customer:
+   * who recommended whom from erp_customer_recommend_rank, each customer's sales from the monthly
+   * rollup of the sales lines (customerSales), added up per partner (a bill has one customer, a
+   * customer one partner, so bill counts add up; buyers are the customers with a line).
+   */
   async function recommendedSales(tenantId: string, period: Period, by: 'partner' | 'customer', partnerId?: string): Promise<Map<string, Sales>> {
-    const key = sql.raw(by === 'partner' ? 'v.partner_id' : 'a.customer_id');
-    const conditions = [sql`a.tenant_id = ${tenantId}`, sql`a.is_deleted = 0`, ...periodConditions('a.bill_date', period)];
-    if (partnerId) conditions.push(sql`v.partner_id = ${partnerId}`);
-    const result = await sql<Record<string, unknown>>`select ${key} as k,
-        count(distinct a.customer_id) as buyer_count,
-        count(distinct case when a.is_return = 1 then a.bill_id end) as bill_count,
-        count(distinct case when a.is_return = 2 then a.bill_id end) as return_bill_count,
-        sum(case when a.is_return = 1 then a.total_amt else 0 end) as out_amt,
-        sum(case when a.is_return = 2 then 0 - a.total_amt else 0 end) as return_amt,
-        sum(a.total_amt) as total_amt, sum(a.sales_amt) as sales_amt, sum(a.cost_amt) as cost_amt,
-        max(case when a.is_return = 1 then a.bill_date end) as last_date
-      from erp_customer_analysis a join erp_customer_recommend_rank v on v.tenant_id = a.tenant_id and v.customer_id = a.customer_id and v.is_deleted = 0
-      where ${whereOf(conditions)} group by ${key}`.execute(store.db);
-    const dec = decimalReader(services);
-    return new Map(
-      result.rows.map((r) => [
-        textOf(r.k) ?? '',
-        {
-          buyerCount: countOf(r.buyer_count),
-          billCount: countOf(r.bill_count),
-          returnBillCount: countOf(r.return_bill_count),
-          outAmt: dec(r.out_amt),
-          returnAmt: dec(r.return_amt),
-          totalAmt: dec(r.total_amt),
-          salesAmt: dec(r.sales_amt),
-          costAmt: dec(r.cost_amt),
-          lastSaleDate: textOf(r.last_date)?.slice(0, 10) ?? null,
-        },
-      ]),
-    );
+    const links = await sql<Record<string, unknown>>`select customer_id, partner_id from erp_customer_recommend_rank where tenant_id = ${tenantId} and is_deleted = 0${partnerId ? sql` and partner_id = ${partnerId}` : sql``}`.execute(store.db);
+    const partnerOf = new Map(links.rows.map((r) => [textOf(r.customer_id) ?? '', textOf(r.partner_id) ?? '']));
+    partnerOf.delete('');
+    const out = new Map<string, Sales>();
+    if (!partnerOf.size) return out;
+    for (const [customer, s] of await customerSales(services, tenantId, period, [...partnerOf.keys()])) {
+      const key = by === 'partner' ? partnerOf.get(customer)! : customer;
+      out.set(key, addSales(out.get(key) ?? NO_SALES, { ...s, buyerCount: 1 }));
+    }
+    return out;
   }
 
   /** Per partner: recommendations made (and approved), customers attributed. */
@@ -143,17 +194,6 @@ export function registerPartnerPeopleHandlers(services: Services) {
     return out;
   }
 
-  const addSales = (a: Sales, b: Sales): Sales => ({
-    buyerCount: a.buyerCount + b.buyerCount,
-    billCount: a.billCount + b.billCount,
-    returnBillCount: a.returnBillCount + b.returnBillCount,
-    outAmt: a.outAmt.plus(b.outAmt),
-    returnAmt: a.returnAmt.plus(b.returnAmt),
-    totalAmt: a.totalAmt.plus(b.totalAmt),
-    salesAmt: a.salesAmt.plus(b.salesAmt),
-    costAmt: a.costAmt.plus(b.costAmt),
-    lastSaleDate: a.lastSaleDate === null || (b.lastSaleDate !== null && b.lastSaleDate > a.lastSaleDate) ? b.lastSaleDate : a.lastSaleDate,
-  });
 
   services.register('recommendRank.page', async (ctx, model) => {
     const caller = mustCaller(ctx);

@@ -12,9 +12,11 @@ import { badRequest } from '../errors.ts';
 import { fillLookups } from '../engine/lookups.ts';
 import { tenantPlaces } from '../engine/document/context.ts';
 import { Dec, fixed, type Decimal } from '../../shared/money/index.ts';
-import { periodOf } from './period.ts';
+import { addDays, periodOf } from './period.ts';
 import { countOf, decimalReader, idParam, pageOf, percent, periodConditions, periodFor, ratio, sortRows, textOf, viewPage, whereOf } from './report-rows.ts';
-import { registerPartnerPeopleHandlers } from './people-partners.ts';
+import { registerPartnerPeopleHandlers, SALES_BILLS } from './people-partners.ts';
+import { readRollup, type KeyFilter } from '../engine/materialized.ts';
+import { LINES as SALES_LINES } from './sales.ts';
 
 /** Money bills that bring a customer's money in (+) or pay it back (−), by their head's salesperson. */
 const MONEY_BILLS: [table: string, sign: 1 | -1][] = [
@@ -45,17 +47,33 @@ export function registerPeopleHandlers(services: Services) {
       if (deptId) out.push(sql`${sql.ref(column)} in ${staffOfDept(tenantId, deptId)}`);
       return out;
     };
-    const where = whereOf([sql`tenant_id = ${tenantId}`, sql`is_deleted = 0`, ...periodConditions('bill_date', period), ...staffFilter('staff_id')]);
-    const figures = (key: RawBuilder<unknown>) => sql<Record<string, unknown>>`select ${key} as k,
-        count(distinct case when is_return = 1 then bill_id end) as bill_count,
-        count(distinct case when is_return = 2 then bill_id end) as return_bill_count,
-        count(distinct nullif(customer_id, '')) as customer_count,
-        sum(case when is_return = 1 then total_amt else 0 end) as out_amt,
-        sum(case when is_return = 2 then 0 - total_amt else 0 end) as return_amt,
-        sum(total_amt) as total_amt, sum(sales_amt) as sales_amt, sum(cost_amt) as cost_amt, count(*) as line_count
-      from erp_staff_sales where ${where}`;
-    const sales = await sql<Record<string, unknown>>`${figures(sql`coalesce(staff_id, '')`)} group by coalesce(staff_id, '')`.execute(store.db);
-    const overall = (await figures(sql`''`).execute(store.db)).rows[0];
+    // Sales per salesperson from the monthly rollup of the materialized sales lines (erp_sales_analysis,
+    // head: whole months) and its rows (the days around them); customers from the posted sales bills
+    // (erp_partner_sales_bill, one row per bill): the same lines as erp_staff_sales, so the same figures.
+    const staffId = idParam(ctx, 'staffId');
+    const deptId = idParam(ctx, 'deptId');
+    let staffIds: string[] | undefined;
+    if (deptId) {
+      const members = (await sql<{ id: string }>`select st.id from erp_staff st where st.tenant_id = ${tenantId} and st.is_deleted = 0 and st.dept_id = ${deptId}`.execute(store.db)).rows.map((r) => String(r.id));
+      staffIds = staffId ? members.filter((id) => id === staffId) : members;
+    } else if (staffId) staffIds = [staffId];
+    const filter: KeyFilter = staffIds ? { staff_id: staffIds } : {};
+    // The day compared as an expression: the bills are read through the (salesperson, customer, day)
+    // and (customer, …, day) indexes that hold it, not the day index (a period is most of the table).
+    const day = sql`(bill_date || '')`;
+    const billWhere = whereOf([
+      sql`tenant_id = ${tenantId}`,
+      ...(period.from ? [sql`${day} >= ${period.from}`] : []),
+      ...(period.to ? [sql`${day} < ${addDays(period.to, 1)}`] : []),
+      ...(staffIds ? [staffIds.length ? sql`staff_id in (${sql.join(staffIds)})` : sql`1 = 0`] : []),
+    ]);
+    const [sales, customers, overallCustomers] = await Promise.all([
+      readRollup(services.registry, SALES_LINES, 'head', { tenantId, from: period.from, to: period.to, filter, group: 'staff_id' }).execute(store.db),
+      sql<Record<string, unknown>>`select staff_id as k, count(distinct customer_id) as n from ${sql.table(SALES_BILLS)} where ${billWhere} group by staff_id`.execute(store.db),
+      sql<Record<string, unknown>>`select count(distinct customer_id) as n from ${sql.table(SALES_BILLS)} where ${billWhere}`.execute(store.db),
+    ]);
+    const customersOf = new Map(customers.rows.map((r) => [textOf(r.k) ?? '', countOf(r.n)]));
+    const overall = { customer_count: overallCustomers.rows[0]?.n };
 
     const money = sql.join(
       MONEY_BILLS.map(([table, sign]) => sql`select tenant_id, is_deleted, bill_status, bill_date, coalesce(staff_id, '') as staff_id, ${sql.raw(String(sign))} * coalesce(precp_amt, 0) as amt from ${sql.table(table)}`),
@@ -75,7 +93,7 @@ export function registerPeopleHandlers(services: Services) {
     };
     const salesOf = (r: Record<string, unknown>) => ({
       outAmt: dec(r.out_amt), returnAmt: dec(r.return_amt), totalAmt: dec(r.total_amt), salesAmt: dec(r.sales_amt), costAmt: dec(r.cost_amt),
-      billCount: countOf(r.bill_count), returnBillCount: countOf(r.return_bill_count), customerCount: countOf(r.customer_count),
+      billCount: countOf(r.bill_count), returnBillCount: countOf(r.return_bill_count), customerCount: customersOf.get(textOf(r.k) ?? '') ?? 0,
     });
     for (const r of sales.rows) Object.assign(entry(textOf(r.k) ?? ''), salesOf(r));
     for (const r of received.rows) Object.assign(entry(textOf(r.k) ?? ''), { receivedAmt: dec(r.amt), receiptCount: countOf(r.n) });

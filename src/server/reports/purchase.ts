@@ -14,8 +14,16 @@ import { fillLookups } from '../engine/lookups.ts';
 import { tenantPlaces } from '../engine/document/context.ts';
 import { Dec, fixed, type Decimal, type Places } from '../../shared/money/index.ts';
 import { valueParam } from '../system/params.ts';
-import { lastDayOf, periodOf, validDay, type Period } from './period.ts';
+import { addDays, lastDayOf, periodOf, validDay, type Period } from './period.ts';
+import { readRollup } from '../engine/materialized.ts';
+import { parsePaging } from '../engine/query.ts';
 import { countOf, decimalReader, idParam, inTree, pageOf, percent, periodConditions, ratio, sortRows, textOf, viewPage, whereOf } from './report-rows.ts';
+
+/**
+ * The posted purchase lines, materialized (schemas/analysis/partner-purchase-line.json): the rows of
+ * the view erp_purchase_analysis without the categories, kept in a table with indexes.
+ */
+const LINES = 'erp_partner_purchase_line';
 
 type GroupBy = 'goods' | 'classify' | 'supplier' | 'depot' | 'month';
 const GROUP_SQL: Record<GroupBy, string> = {
@@ -58,19 +66,25 @@ function filtersOf(ctx: Ctx, tenantId: string, period: Period): RawBuilder<unkno
     const id = idParam(ctx, name);
     if (id) out.push(sql`${sql.ref(column)} = ${id}`);
   }
+  // Categories as the goods and suppliers have them now: through the goods and the supplier (the
+  // lines of the materialized LINES keep neither category).
   const classifyId = idParam(ctx, 'classifyId');
-  if (classifyId) out.push(inTree('classify_id', 'erp_comm_classify', tenantId, classifyId));
+  if (classifyId) out.push(sql`comm_info_id in (select g.id from erp_comm_info g where g.tenant_id = ${tenantId} and ${inTree('g.classify_id', 'erp_comm_classify', tenantId, classifyId)})`);
   const natureId = idParam(ctx, 'natureId');
-  if (natureId && natureId !== '-1') out.push(inTree('supplier_nature_id', 'erp_supplier_nature', tenantId, natureId));
+  if (natureId && natureId !== '-1') out.push(sql`supplier_id in (select s.id from erp_supplier s where s.tenant_id = ${tenantId} and ${inTree('s.nature_id', 'erp_supplier_nature', tenantId, natureId)})`);
   const name = valueParam(ctx, 'bartererName')?.trim();
   if (name) out.push(sql`supplier_id in (select s.id from erp_supplier s where s.tenant_id = ${tenantId} and s.barterer_name like ${`%${name}%`})`);
   return out;
 }
 
-/** Σ over the view per group (or over everything when `by` is absent), in one statement. */
+/** Σ over the posted lines (LINES) per group (or over everything when `by` is absent), in one statement. */
 async function aggregate(services: Services, tenantId: string, conditions: RawBuilder<unknown>[], by?: GroupBy): Promise<Figures[]> {
   const key = by ? sql.raw(GROUP_SQL[by]) : sql`''`;
   const groupBy = by ? sql` group by ${sql.raw(GROUP_SQL[by])}` : sql``;
+  // The goods' category as it is now (the lines keep none).
+  const from = by === 'classify'
+    ? sql`(select l.*, (select g.classify_id from erp_comm_info g where g.tenant_id = l.tenant_id and g.id = l.comm_info_id) as classify_id from ${sql.table(LINES)} l) v`
+    : sql.table(LINES);
   const result = await sql<Record<string, unknown>>`select ${key} as k,
       count(distinct case when is_return = 1 then bill_id end) as bill_count,
       count(distinct case when is_return = 2 then bill_id end) as return_bill_count,
@@ -85,7 +99,7 @@ async function aggregate(services: Services, tenantId: string, conditions: RawBu
       sum(tax_amt) as tax_amt,
       max(case when is_return = 1 then bill_date end) as last_date,
       count(*) as line_count
-    from erp_purchase_analysis where ${whereOf([sql`tenant_id = ${tenantId}`, sql`is_deleted = 0`, ...conditions])}${groupBy}`.execute(services.store.db);
+    from ${from} where ${whereOf([sql`tenant_id = ${tenantId}`, sql`is_deleted = 0`, ...conditions])}${groupBy}`.execute(services.store.db);
   const dec = decimalReader(services);
   return result.rows
     .filter((r) => countOf(r.line_count) > 0)
@@ -104,6 +118,51 @@ async function aggregate(services: Services, tenantId: string, conditions: RawBu
       taxAmt: dec(r.tax_amt),
       lastPurchaseDate: textOf(r.last_date)?.slice(0, 10) ?? null,
     }));
+}
+
+/**
+ * The same figures per goods or per supplier (or over everything), for a period with no other
+ * filter: the sums and bill counts from the monthly rollups of LINES (whole months; the days around
+ * them from its rows — a bill has one supplier and lies in one month, so its count adds up across
+ * months and suppliers), the distinct partners or goods and the last purchase from the lines
+ * through the (goods, supplier, …, day) and (supplier, goods, …, day) indexes.
+ */
+async function fromRollups(services: Services, tenantId: string, period: Period, by?: 'goods' | 'supplier'): Promise<Figures[]> {
+  const db = services.store.db;
+  const key = by === 'goods' ? 'comm_info_id' : by === 'supplier' ? 'supplier_id' : undefined;
+  const other = by === 'goods' ? 'supplier_id' : 'comm_info_id';
+  // The day as an expression: the lines are read through the indexes that hold it, not the day index.
+  const day = sql`(bill_date || '')`;
+  const where = whereOf([sql`tenant_id = ${tenantId}`, ...(period.from ? [sql`${day} >= ${period.from}`] : []), ...(period.to ? [sql`${day} < ${addDays(period.to, 1)}`] : [])]);
+  const lastIn = sql`max(case when is_return = 1 then bill_date end)`;
+  const [sums, counts] = await Promise.all([
+    readRollup(services.registry, LINES, by ?? 'supplier', { tenantId, from: period.from, to: period.to, filter: {}, group: key }).execute(db),
+    key
+      ? sql<Record<string, unknown>>`select ${sql.ref(key)} as k, count(distinct ${sql.ref(other)}) as n, ${lastIn} as last_date from ${sql.table(LINES)} where ${where} group by ${sql.ref(key)}`.execute(db)
+      : sql<Record<string, unknown>>`select '' as k, count(distinct comm_info_id) as goods, count(distinct supplier_id) as suppliers, ${lastIn} as last_date from ${sql.table(LINES)} where ${where}`.execute(db),
+  ]);
+  const counted = new Map(counts.rows.map((r) => [textOf(r.k) ?? '', r]));
+  const dec = decimalReader(services);
+  return sums.rows.map((r) => {
+    const k = textOf(r.k) ?? '';
+    const c = counted.get(k);
+    const one = k ? 1 : 0;
+    return {
+      key: k,
+      billCount: countOf(r.bill_count),
+      returnBillCount: countOf(r.return_bill_count),
+      goodsCount: by === 'goods' ? one : by === 'supplier' ? countOf(c?.n) : countOf(c?.goods),
+      supplierCount: by === 'supplier' ? one : by === 'goods' ? countOf(c?.n) : countOf(c?.suppliers),
+      inQty: dec(r.in_qty),
+      returnQty: dec(r.return_qty),
+      inAmt: dec(r.in_amt),
+      returnAmt: dec(r.return_amt),
+      totalAmt: dec(r.total_amt),
+      purchaseAmt: dec(r.purchase_amt),
+      taxAmt: dec(r.tax_amt),
+      lastPurchaseDate: textOf(c?.last_date)?.slice(0, 10) ?? null,
+    };
+  });
 }
 
 const ZERO: Figures = (() => {
@@ -179,14 +238,28 @@ export function registerPurchaseReportHandlers(services: Services) {
     const places = await tenantPlaces(services, caller.tenantId);
     const period = periodOf(ctx);
     const conditions = filtersOf(ctx, caller.tenantId, period);
-    const groups = await aggregate(services, caller.tenantId, conditions, by);
+    // A period and no other filter, per goods or supplier: the rollups answer.
+    const plain = conditions.length === periodConditions('bill_date', period).length && (by === 'goods' || by === 'supplier');
+    const groups = plain ? await fromRollups(services, caller.tenantId, period, by) : await aggregate(services, caller.tenantId, conditions, by);
     // The totals come from SQL over the whole query: a bill or goods in two groups counts once.
-    const overall = (await aggregate(services, caller.tenantId, conditions))[0] ?? ZERO;
-    const rows = groups.map((g) => ({ id: g.key || '-', groupBy: by, groupKey: g.key, ...present(g, places, by === 'goods', overall.totalAmt) }) as Row);
+    const overall = (plain ? await fromRollups(services, caller.tenantId, period) : await aggregate(services, caller.tenantId, conditions))[0] ?? ZERO;
+    const rowOf = (g: Figures) => ({ id: g.key || '-', groupBy: by, groupKey: g.key, ...present(g, places, by === 'goods', overall.totalAmt) }) as Row;
+    const summary = { groupCount: groups.length, ...totals(overall, places) };
+    const extra = { summary, groupBy: by, dateFrom: period.from ?? null, dateTo: period.to ?? null };
+    if (!ctx.query.ascs && !ctx.query.descs) {
+      // The default order (net purchases as shown, largest first; then the key) needs no names:
+      // only the page's groups are described.
+      const shown = groups.map((g) => ({ g, amount: new Dec(fixed(g.totalAmt, places.amount)) }));
+      shown.sort((a, b) => b.amount.comparedTo(a.amount) || a.g.key.localeCompare(b.g.key));
+      const { current, size } = parsePaging(ctx.query);
+      const rows = shown.slice((current - 1) * size, current * size).map((x) => rowOf(x.g));
+      await describeGroups(caller.tenantId, model, by, rows);
+      return { records: rows, total: groups.length, size, current, pages: Math.ceil(groups.length / size), orders: [], ...extra };
+    }
+    const rows = groups.map(rowOf);
     await describeGroups(caller.tenantId, model, by, rows);
     sortRows(ctx, rows, { field: 'totalAmt', dir: -1 }, 'groupKey');
-    const summary = { groupCount: rows.length, ...totals(overall, places) };
-    return pageOf(ctx, rows, { summary, groupBy: by, dateFrom: period.from ?? null, dateTo: period.to ?? null });
+    return pageOf(ctx, rows, extra);
   }
 
   services.register('purchaseAnalysis.list', async (ctx, model) => analysis(ctx, model, groupByOf(ctx)));

@@ -20,6 +20,7 @@ import { valueParam } from '../system/params.ts';
 import { addDays, addMonths, lastDayOf, periodOf, validDay, type Period } from '../reports/period.ts';
 import { decimalReader, pageOf, percent, ratio, sortRows } from '../reports/report-rows.ts';
 import { addSums, present as presentSales, SALES_SUMS, salesSumsOf, type SalesSums } from '../reports/sales.ts';
+import { customerSales } from '../reports/people-partners.ts';
 
 export { periodOf, type Period };
 
@@ -141,7 +142,7 @@ export function registerCustomerAnalysisHandlers(services: Services) {
   const customers = () => services.m('customer');
 
   /** The customer rows a call may see: by id, its filters and the caller's data scope on customers. */
-  async function visibleCustomers(ctx: Ctx, ids: string[], filters: Condition[] = []): Promise<Map<string, Row>> {
+  async function visibleCustomers(ctx: Ctx, ids: string[], filters: Condition[] = [], names = true): Promise<Map<string, Row>> {
     const caller = mustCaller(ctx);
     const model = customers();
     const scope = await services.perms.dataScope(caller, model);
@@ -149,7 +150,7 @@ export function registerCustomerAnalysisHandlers(services: Services) {
     const out = new Map<string, Row>();
     for (let i = 0; i < ids.length; i += 5000) {
       const rows = await store.find(model, caller.tenantId, { where: { id: ids.slice(i, i + 5000) }, conditions });
-      await fillLookups(services, model, caller.tenantId, rows);
+      if (names) await fillLookups(services, model, caller.tenantId, rows);
       for (const r of rows) out.set(String(r.id), r);
     }
     return out;
@@ -177,10 +178,16 @@ export function registerCustomerAnalysisHandlers(services: Services) {
     const caller = mustCaller(ctx);
     const places = await tenantPlaces(services, caller.tenantId);
     const period = periodOf(ctx);
-    const groups = await aggregate(services, caller.tenantId, { period, customerId: valueParam(ctx, 'customerId'), by: 'customer' });
+    const customerId = valueParam(ctx, 'customerId');
+    // Each customer's sums from the monthly rollup of the materialized sales lines, its first and last
+    // sale from the posted bills (customerSales): the lines of this view, so the same figures.
+    const perCustomer = await customerSales(services, caller.tenantId, period, customerId ? [customerId] : undefined);
+    const groups: Figures[] = [...perCustomer].map(([key, s]) => ({ key, ...s.sums, goodsCount: 0, lineCount: s.lineCount, lastSaleDate: s.lastSaleDate, firstSaleDate: s.firstSaleDate, extra: {} }));
     // Customer filters: the map rules on the customer's own fields (bartererName contains, staffId_equal …).
     const query = Object.fromEntries(Object.entries(ctx.query).filter(([k]) => !OWN_KEYS.has(k) && !k.startsWith('billDate')));
-    const seen = await visibleCustomers(ctx, groups.map((g) => g.key), parseFilters(customers(), query, 'map'));
+    // Display names (category, level, salesperson) only for the page's customers unless a sort asks for any field.
+    const sortAsked = Boolean(ctx.query.ascs || ctx.query.descs);
+    const seen = await visibleCustomers(ctx, groups.map((g) => g.key), parseFilters(customers(), query, 'map'), sortAsked);
     const kept = groups.filter((g) => seen.has(g.key));
     const total = kept.reduce(add, zero());
     const overall = present(total, places);
@@ -197,13 +204,20 @@ export function registerCustomerAnalysisHandlers(services: Services) {
     });
     // Default: net sales, largest first; ties by customer.
     sortRows(ctx, rows, { field: 'totalAmt', dir: -1 }, 'customerId');
-    return pageOf(ctx, rows, {
+    const named = async (page: Row) => {
+      if (sortAsked) return page;
+      const shown = (page.records as Row[]).map((r) => seen.get(String(r.customerId))).filter((c): c is Row => c !== undefined);
+      if (shown.length) await fillLookups(services, customers(), caller.tenantId, shown);
+      for (const r of page.records as Row[]) Object.assign(r, customerFields(seen.get(String(r.customerId))));
+      return page;
+    };
+    return named(pageOf(ctx, rows, {
       summary: { customerCount: rows.length, ...overall },
       xValue: fixed(xValue, places.amount),
       yValue: fixed(yValue, 2),
       dateFrom: period.from ?? null,
       dateTo: period.to ?? null,
-    });
+    }));
   });
 
   services.register('customerAnalysis.detail', async (ctx, model) => {
