@@ -102,10 +102,16 @@ export async function refreshBill(db: Db, registry: Registry, tenantId: string, 
   for (const m of materializedViews(registry)) {
     if (![...m.tables].some((t) => touched.has(t))) continue;
     const columns = sql.join(m.columns.map(ref));
-    await applyRollups(db, m, tenantId, billId, -1);
-    await sql`delete from ${ref(m.model.table)} where tenant_id = ${tenantId} and ${ref(m.def.bill)} = ${billId}`.execute(db);
-    await sql`insert into ${ref(m.model.table)} (${columns}) select ${columns} from ${ref(m.live)} where tenant_id = ${tenantId} and ${ref(m.def.bill)} = ${billId}`.execute(db);
-    await applyRollups(db, m, tenantId, billId, 1);
+    const bill = sql`tenant_id = ${tenantId} and ${ref(m.def.bill)} = ${billId}`;
+    // Most transitions of a bill find no rows to take away (a draft, a first posting), and most
+    // views none to add: one look (one index probe) spares the rollups' statements either way.
+    const had = (await sql`select 1 as one from ${ref(m.model.table)} where ${bill} limit 1`.execute(db)).rows.length > 0;
+    if (had) {
+      await applyRollups(db, m, tenantId, billId, -1);
+      await sql`delete from ${ref(m.model.table)} where ${bill}`.execute(db);
+    }
+    const inserted = await sql`insert into ${ref(m.model.table)} (${columns}) select ${columns} from ${ref(m.live)} where ${bill}`.execute(db);
+    if (Number(inserted.numAffectedRows ?? 0) > 0) await applyRollups(db, m, tenantId, billId, 1);
   }
 }
 
