@@ -16,7 +16,7 @@ import { applyAction } from '../engine/document/transitions.ts';
 import { documentOf } from '../../shared/document.ts';
 
 /** The bill kinds (resource names) whose `action` transition the caller may take. */
-async function allowedKinds(services: Services, caller: Caller, action: string): Promise<string[]> {
+export async function allowedKinds(services: Services, caller: Caller, action: string): Promise<string[]> {
   const kinds: string[] = [];
   for (const model of services.registry.models.values()) {
     const doc = documentOf(model.resource);

@@ -4,6 +4,7 @@
  * SUM stays exact; PostgreSQL sums numeric). Meanings and shapes: schemas/desk/dashboard.json.
  */
 import { sql, type RawBuilder } from 'kysely';
+import { allowedKinds } from '../desk/bill-queue.ts';
 import type { Services } from '../services.ts';
 import type { Model } from '../engine/model.ts';
 import type { Row } from '../engine/store.ts';
@@ -96,7 +97,7 @@ export function registerDashboardHandlers(services: Services) {
     const columns = new Set(materializedOf(services.registry, BILL_STATE)?.columns ?? []);
     if (columns.size && (!scope || (!scope.any && !scope.fts && columns.has(scope.field.column)))) {
       const pending = handler === 'billQueue.pending';
-      const kinds = pending ? await passKinds(caller) : undefined;
+      const kinds = pending ? await allowedKinds(services, caller, 'pass') : undefined;
       if (kinds && !kinds.length) return 0;
       let q = store.db
         .selectFrom(BILL_STATE)
@@ -113,22 +114,6 @@ export function registerDashboardHandlers(services: Services) {
     const params = { current: '1', size: '1' };
     const page = (await run({ ...ctx, params, query: params, body: undefined }, model)) as { total?: number };
     return Number(page?.total ?? 0);
-  }
-
-  /** The bill kinds whose 审核通过 (pass) the caller may take: those 待审单据 lists (desk/bill-queue.ts). */
-  async function passKinds(caller: Caller): Promise<string[]> {
-    const kinds: string[] = [];
-    for (const model of services.registry.models.values()) {
-      const transition = documentOf(model.resource)?.transitions.find((t) => t.action === 'pass');
-      if (!transition) continue;
-      try {
-        if (transition.perm) await services.perms.require(caller, transition.perm);
-        kinds.push(model.name);
-      } catch {
-        // Not this caller's to approve.
-      }
-    }
-    return kinds;
   }
 
   services.register('dashboard.arTop10', async (ctx) => {
