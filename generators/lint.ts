@@ -89,6 +89,21 @@ try {
 // Resources
 /** Menus opened by a drill-down or a dashboard card, checked against menus.json below. */
 const drillTargets: { file: Loaded<unknown>; pointer: string; menu: string }[] = [];
+/** Menu path → the name of the resource its page shows (list.views must name such a path). */
+const menuResources = new Map<string, string>();
+{
+  const collect = (items: MenuSeed[]) => {
+    for (const m of items) {
+      if (m.resource) menuResources.set(m.path, m.resource.split('/').pop()!);
+      if (m.children) collect(m.children);
+    }
+  };
+  try {
+    collect((JSON.parse(fs.readFileSync(path.join(schemasDir, 'menus.json'), 'utf8')) as { menus: MenuSeed[] }).menus);
+  } catch {
+    // menus.json's own problems are reported where it is checked below.
+  }
+}
 
 const resources = new Map<string, Loaded<ResourceFile>>();
 const resourceFiles = walk(schemasDir).filter((f) => {
@@ -274,6 +289,17 @@ for (const [name, l] of resources) {
   const list = r.list as { columns?: unknown[]; endpoint?: string } | undefined;
   checkFieldList(list?.columns, '/list/columns', '列表');
   if (list?.endpoint && !endpointPaths.has(list.endpoint)) report(l, '/list/endpoint', `列表接口 ${list.endpoint} 不在 api.endpoints 中`);
+  // A menu's list page asks its rows from list.endpoint, else from a page/list endpoint: one must exist.
+  if (r.list && !list?.endpoint && [...menuResources.values()].includes(name) && !r.api.endpoints.some((e) => e.op === 'page' || e.op === 'list')) {
+    report(l, '/list', '菜单页面的列表没有取数接口：请写明 list.endpoint（或声明 op 为 page/list 的接口）');
+  }
+  const views = (r.list?.views ?? {}) as Record<string, { endpoint: string; columns?: unknown[] }>;
+  for (const [menuPath, view] of Object.entries(views)) {
+    const at = `/list/views/${menuPath.replaceAll('/', '~1')}`;
+    if (menuResources.get(menuPath) !== name) report(l, at, `列表视图 ${menuPath} 不是指向本资源的菜单路径`);
+    if (!endpointPaths.has(view.endpoint)) report(l, `${at}/endpoint`, `列表视图接口 ${view.endpoint} 不在 api.endpoints 中`);
+    checkFieldList(view.columns, `${at}/columns`, '列表');
+  }
   checkReportParts(r as unknown as Record<string, unknown>, l, endpointPaths);
   checkFieldList(r.search as unknown[] | undefined, '/search', '搜索');
   const form = r.form as { fields?: unknown[]; groups?: { fields: unknown[] }[]; tabs?: { fields?: unknown[]; groups?: { fields: unknown[] }[] }[] } | undefined;
@@ -291,7 +317,10 @@ for (const [name, l] of resources) {
   }
   type ActionRef = { endpoint: string; key: string; resource?: string; prompt?: unknown[] };
   const cardActions = ((r as { card?: { actions?: ActionRef[] } }).card?.actions ?? []) as ActionRef[];
-  for (const [pointer, list] of [['/actions', (r.actions ?? []) as ActionRef[]], ['/card/actions', cardActions]] as const) {
+  const viewActions = Object.entries((r.list?.views ?? {}) as Record<string, { actions?: ActionRef[] }>).map(
+    ([menuPath, view]) => [`/list/views/${menuPath.replaceAll('/', '~1')}/actions`, view.actions ?? []] as const,
+  );
+  for (const [pointer, list] of [['/actions', (r.actions ?? []) as ActionRef[]] as const, ['/card/actions', cardActions] as const, ...viewActions]) {
     list.forEach((a, i) => {
       if (a.resource) {
         const target = resources.get(a.resource);

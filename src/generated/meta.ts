@@ -10,56 +10,6 @@ import type {Expr} from "../shared/expr.ts";
 export type FieldRef = string;
 /**
  * This interface was referenced by `ResourceFileSchema`'s JSON-Schema
- * via the `definition` "searchField".
- */
-export type SearchField =
-  | FieldRef
-  | {
-      field: FieldRef;
-      /**
-       * Filter suffix sent: like→bare key, equal→_equal, ge/le, range→_ge+_le, daterange→_datege+_datele.
-       */
-      op?: "like" | "equal" | "ge" | "le" | "range" | "daterange" | "in";
-      /**
-       * Parameter name sent instead of the derived one (e.g. natureId for a list that takes natureId).
-       */
-      param?: string;
-      title?: string;
-      widget?: Widget;
-      span?: number;
-      default?: unknown;
-    };
-/**
- * Form widget; the default is derived from the field (x-dict → select, x-ref → picker, date patterns → date, decimals → money/number, long text → textarea, an array of strings → textList: one input per item, at least minItems of them).
- *
- * This interface was referenced by `ResourceFileSchema`'s JSON-Schema
- * via the `definition` "widget".
- */
-export type Widget =
-  | "input"
-  | "textarea"
-  | "number"
-  | "money"
-  | "select"
-  | "radio"
-  | "checkbox"
-  | "switch"
-  | "date"
-  | "datetime"
-  | "daterange"
-  | "picker"
-  | "treePicker"
-  | "area"
-  | "upload"
-  | "image"
-  | "password"
-  | "icon"
-  | "color"
-  | "json"
-  | "textList"
-  | "lines";
-/**
- * This interface was referenced by `ResourceFileSchema`'s JSON-Schema
  * via the `definition` "formField".
  */
 export type FormField =
@@ -102,6 +52,57 @@ export type FormField =
        * Helper checks of spec 000 §5 applied on blur.
        */
       rules?: ("mobile" | "email" | "url" | "taxNo" | "bankAccount" | "code" | "phoneUniqueInLines")[];
+    };
+/**
+ * Form widget; the default is derived from the field (x-dict → select, x-ref → picker, date patterns → date, decimals → money/number, long text → textarea, an array of strings → textList: one input per item, at least minItems of them). bpmn: a process model's BPMN XML edited as a diagram (bpmn-js modeler).
+ *
+ * This interface was referenced by `ResourceFileSchema`'s JSON-Schema
+ * via the `definition` "widget".
+ */
+export type Widget =
+  | "input"
+  | "textarea"
+  | "number"
+  | "money"
+  | "select"
+  | "radio"
+  | "checkbox"
+  | "switch"
+  | "date"
+  | "datetime"
+  | "daterange"
+  | "picker"
+  | "treePicker"
+  | "area"
+  | "upload"
+  | "image"
+  | "password"
+  | "icon"
+  | "color"
+  | "json"
+  | "textList"
+  | "lines"
+  | "bpmn";
+/**
+ * This interface was referenced by `ResourceFileSchema`'s JSON-Schema
+ * via the `definition` "searchField".
+ */
+export type SearchField =
+  | FieldRef
+  | {
+      field: FieldRef;
+      /**
+       * Filter suffix sent: like→bare key, equal→_equal, ge/le, range→_ge+_le, daterange→_datege+_datele.
+       */
+      op?: "like" | "equal" | "ge" | "le" | "range" | "daterange" | "in";
+      /**
+       * Parameter name sent instead of the derived one (e.g. natureId for a list that takes natureId).
+       */
+      param?: string;
+      title?: string;
+      widget?: Widget;
+      span?: number;
+      default?: unknown;
     };
 /**
  * This interface was referenced by `ResourceFileSchema`'s JSON-Schema
@@ -548,6 +549,24 @@ export interface List {
    * Tree table whose children load on expand (lazyList endpoint).
    */
   lazyTree?: boolean;
+  /**
+   * Other menu pages listing this resource through another call (待签事务, 已发事务 over the tasks and instances): keyed by the menu path, each with its title, endpoint, columns (default the list's) and its own actions (default none).
+   */
+  views?: {
+    [k: string]: {
+      title: string;
+      titleEn?: string;
+      /**
+       * Endpoint path serving the rows (relative to api.base, or one of the resource's absolute paths).
+       */
+      endpoint: string;
+      /**
+       * @minItems 1
+       */
+      columns?: (FieldRef | Column)[];
+      actions?: Action[];
+    };
+  };
 }
 /**
  * This interface was referenced by `ResourceFileSchema`'s JSON-Schema
@@ -647,132 +666,6 @@ export interface Chart {
 }
 /**
  * This interface was referenced by `ResourceFileSchema`'s JSON-Schema
- * via the `definition` "form".
- */
-export interface Form {
-  width?: number;
-  labelWidth?: number;
-  /**
-   * Default span per field on the 24-column grid.
-   */
-  span?: number;
-  mode?: "dialog" | "drawer";
-  fields?: FormField[];
-  groups?: FormSection[];
-  tabs?: {
-    title: string;
-    titleEn?: string;
-    fields?: FormField[];
-    groups?: FormSection[];
-  }[];
-  detailEndpoint?: string;
-  submitEndpoint?: string;
-}
-/**
- * This interface was referenced by `ResourceFileSchema`'s JSON-Schema
- * via the `definition` "upload".
- */
-export interface Upload {
-  accept?: string[];
-  maxSizeKb?: number;
-  maxCount?: number;
-  /**
-   * Count at which the warning message shows (customer dialog: 4).
-   */
-  warnAt?: number;
-  warnMessage?: string;
-  width?: number;
-  height?: number;
-  sizeMessage?: string;
-  typeMessage?: string;
-}
-/**
- * This interface was referenced by `ResourceFileSchema`'s JSON-Schema
- * via the `definition` "lines".
- */
-export interface Lines {
-  fields: FormField[];
-  min?: number;
-  max?: number;
-  uniqueBy?: {
-    field?: string;
-    /**
-     * With N for the other line's number, e.g. 手机号码与第N条重复
-     */
-    message?: string;
-    /**
-     * Server check on blur, once the line passes its own checks: GET endpoint of the line resource with the value (and the line's id when it has one); a refusal's message shows on the cell.
-     */
-    check?: {
-      endpoint: string;
-      valueParam: string;
-      idParam?: string;
-    };
-  };
-}
-/**
- * This interface was referenced by `ResourceFileSchema`'s JSON-Schema
- * via the `definition` "formSection".
- */
-export interface FormSection {
-  title: string;
-  titleEn?: string;
-  fields: FormField[];
-}
-/**
- * This interface was referenced by `ResourceFileSchema`'s JSON-Schema
- * via the `definition` "picker".
- */
-export interface Picker {
-  /**
-   * Dialog title, e.g. 供应商分类选择; also used in 最多选择N个<title>.
-   */
-  title: string;
-  kind?: "table" | "tree" | "autocomplete";
-  /**
-   * Endpoint path (relative to api.base) the picker reads.
-   */
-  endpoint?: string;
-  columns?: (FieldRef | Column)[];
-  search?: SearchField[];
-  /**
-   * Field shown in the input after picking.
-   */
-  label?: string;
-  value?: string;
-  multiple?: boolean;
-  max?: number;
-  pageSize?: number;
-  /**
-   * Search-engine mode with a 1500 ms typing debounce (goods).
-   */
-  keywordSearch?: boolean;
-  /**
-   * Tree: a node with children is refused with 请选择末级节点！
-   */
-  lastLevelOnly?: boolean;
-  /**
-   * Tree: the answer is an object and the tree is this key of it (grant-tree answers {menu, dataScope, apiScope}).
-   */
-  answerKey?: string;
-  /**
-   * Tree: a root 'all' node that cannot be chosen (不可选择全部).
-   */
-  rootTitle?: string;
-  /**
-   * Confirm with nothing chosen (请选择供应商分类).
-   */
-  emptyMessage?: string;
-  /**
-   * A form field that must be filled first (请选择结算单位！).
-   */
-  requires?: {
-    field?: string;
-    message?: string;
-  };
-}
-/**
- * This interface was referenced by `ResourceFileSchema`'s JSON-Schema
  * via the `definition` "action".
  */
 export interface Action {
@@ -842,6 +735,136 @@ export interface Action {
    */
   download?: boolean;
   danger?: boolean;
+  /**
+   * A client route the action opens instead of calling its endpoint, $row.<field> filling path segments (办理 opens /work/process/leave/handle/$row.id/…). The endpoint still names the call behind it: its permission decides who sees the button.
+   */
+  open?: string;
+}
+/**
+ * This interface was referenced by `ResourceFileSchema`'s JSON-Schema
+ * via the `definition` "upload".
+ */
+export interface Upload {
+  accept?: string[];
+  maxSizeKb?: number;
+  maxCount?: number;
+  /**
+   * Count at which the warning message shows (customer dialog: 4).
+   */
+  warnAt?: number;
+  warnMessage?: string;
+  width?: number;
+  height?: number;
+  sizeMessage?: string;
+  typeMessage?: string;
+}
+/**
+ * This interface was referenced by `ResourceFileSchema`'s JSON-Schema
+ * via the `definition` "lines".
+ */
+export interface Lines {
+  fields: FormField[];
+  min?: number;
+  max?: number;
+  uniqueBy?: {
+    field?: string;
+    /**
+     * With N for the other line's number, e.g. 手机号码与第N条重复
+     */
+    message?: string;
+    /**
+     * Server check on blur, once the line passes its own checks: GET endpoint of the line resource with the value (and the line's id when it has one); a refusal's message shows on the cell.
+     */
+    check?: {
+      endpoint: string;
+      valueParam: string;
+      idParam?: string;
+    };
+  };
+}
+/**
+ * This interface was referenced by `ResourceFileSchema`'s JSON-Schema
+ * via the `definition` "form".
+ */
+export interface Form {
+  width?: number;
+  labelWidth?: number;
+  /**
+   * Default span per field on the 24-column grid.
+   */
+  span?: number;
+  mode?: "dialog" | "drawer";
+  fields?: FormField[];
+  groups?: FormSection[];
+  tabs?: {
+    title: string;
+    titleEn?: string;
+    fields?: FormField[];
+    groups?: FormSection[];
+  }[];
+  detailEndpoint?: string;
+  submitEndpoint?: string;
+}
+/**
+ * This interface was referenced by `ResourceFileSchema`'s JSON-Schema
+ * via the `definition` "formSection".
+ */
+export interface FormSection {
+  title: string;
+  titleEn?: string;
+  fields: FormField[];
+}
+/**
+ * This interface was referenced by `ResourceFileSchema`'s JSON-Schema
+ * via the `definition` "picker".
+ */
+export interface Picker {
+  /**
+   * Dialog title, e.g. 供应商分类选择; also used in 最多选择N个<title>.
+   */
+  title: string;
+  kind?: "table" | "tree" | "autocomplete";
+  /**
+   * Endpoint path (relative to api.base) the picker reads.
+   */
+  endpoint?: string;
+  columns?: (FieldRef | Column)[];
+  search?: SearchField[];
+  /**
+   * Field shown in the input after picking.
+   */
+  label?: string;
+  value?: string;
+  multiple?: boolean;
+  max?: number;
+  pageSize?: number;
+  /**
+   * Search-engine mode with a 1500 ms typing debounce (goods).
+   */
+  keywordSearch?: boolean;
+  /**
+   * Tree: a node with children is refused with 请选择末级节点！
+   */
+  lastLevelOnly?: boolean;
+  /**
+   * Tree: the answer is an object and the tree is this key of it (grant-tree answers {menu, dataScope, apiScope}).
+   */
+  answerKey?: string;
+  /**
+   * Tree: a root 'all' node that cannot be chosen (不可选择全部).
+   */
+  rootTitle?: string;
+  /**
+   * Confirm with nothing chosen (请选择供应商分类).
+   */
+  emptyMessage?: string;
+  /**
+   * A form field that must be filled first (请选择结算单位！).
+   */
+  requires?: {
+    field?: string;
+    message?: string;
+  };
 }
 /**
  * A bill: the engine (src/server/engine/document) reads this block; the client draws the action bar from the same transition table.

@@ -4,6 +4,7 @@ import type { Db } from './connect.ts';
 import { PLATFORM_TENANT, type Actor, type Row } from '../engine/store.ts';
 import { hashPassword, md5Hex } from '../auth/passwords.ts';
 import type { MenuSeed } from '../../shared/resource.ts';
+import { ensureDefaults } from '../workflow/definitions.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -223,4 +224,6 @@ export async function syncTenant(services: Services, tenantId: string): Promise<
       await store.insert(services.m('sms'), actor, { category: 1, smsCode: 'local', signName: '系统', remark: '本地发件箱：短信写入发件箱表和服务器日志', status: 2 }, { db });
     }
   });
+  // The default process models (请假流程), modelled and deployed, so 模型管理 and 发起事务 show them from the first sign-in.
+  await ensureDefaults(services, tenantId);
 }

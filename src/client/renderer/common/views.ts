@@ -129,3 +129,24 @@ export function isLazyTree(resource: ResourceFile): boolean {
 export function permissionPrefix(resource: ResourceFile): string {
   return resource.permission ?? resource.resource.replace(/-/g, '');
 }
+
+/**
+ * The resource as another menu page lists it (list.views[menu path]: 待签事务 over the tasks): the
+ * view's title, endpoint, columns and actions on a copy of the schema; undefined for other pages.
+ */
+export function menuViewOf(resource: ResourceFile, menuPath: string): ResourceFile | undefined {
+  const view = resource.list?.views?.[menuPath];
+  if (!view) return undefined;
+  return {
+    ...resource,
+    title: view.title,
+    titleEn: view.titleEn ?? resource.titleEn,
+    list: { ...resource.list, endpoint: view.endpoint, columns: view.columns ?? resource.list?.columns, views: undefined },
+    actions: view.actions ?? [],
+  };
+}
+
+/** An action's route with $row.<field> segments filled from the row (each one URI-encoded). */
+export function actionRoute(route: string, row: Record<string, unknown> | undefined): string {
+  return route.replace(/\$row\.([A-Za-z0-9_]+)/g, (_, field: string) => encodeURIComponent(String(row?.[field] ?? '')));
+}

@@ -9,7 +9,8 @@ import { endpointUrl } from '../common/endpoint.ts';
 import { useLabel, useRT } from '../common/i18n.ts';
 import { resolveParams, type Row } from '../common/params.ts';
 import { endpointPermission } from '../common/permissions.ts';
-import { dutyEndpoint, endpointByPath, type ActionDef } from '../common/views.ts';
+import { actionRoute, dutyEndpoint, endpointByPath, type ActionDef } from '../common/views.ts';
+import { useOpenLocation } from '../../app/menu/useMenus.ts';
 import { loadResource } from '../common/useResource.ts';
 import { exportRows } from './transfer.ts';
 import { announceChange } from '../../api/events.ts';
@@ -107,6 +108,7 @@ export function useActionRunner(
   const t = useRT();
   const label = useLabel();
   const [prompt, setPrompt] = useState<PendingPrompt | undefined>();
+  const openLocation = useOpenLocation();
 
   const execute = useCallback(
     async (action: ActionDef, rows: Row[], target: ResourceFile, typed: Record<string, unknown> = {}) => {
@@ -144,6 +146,11 @@ export function useActionRunner(
         notifier().warning(t('list.selectAtLeastOne'));
         return;
       }
+      // A route action opens its page (办理 a task) instead of calling.
+      if (action.open) {
+        openLocation(actionRoute(action.open, rows[0]));
+        return;
+      }
       const proceed = async () => {
         const target = action.resource ? await loadResource(action.resource).catch(() => undefined) : resource;
         if (!target) return;
@@ -166,7 +173,7 @@ export function useActionRunner(
         });
       } else void proceed();
     },
-    [execute, modal, t, resource],
+    [execute, modal, t, resource, openLocation],
   );
 
   const remove = useCallback(

@@ -4,7 +4,7 @@ import PagePlaceholder from '../../app/pages/PagePlaceholder.tsx';
 import type { PageProps } from '../../app/pages.ts';
 import { useRT } from '../common/i18n.ts';
 import { useResource } from '../common/useResource.ts';
-import { pageKindOf } from '../common/views.ts';
+import { menuViewOf, pageKindOf } from '../common/views.ts';
 import { pageTargetOf } from './pageTarget.ts';
 import { variantPage } from '../document/variants.ts';
 
@@ -30,6 +30,8 @@ export default function SchemaPage({ menu }: PageProps) {
   const { resource, error, loading } = useResource(target.resource);
   // One kind of a bill with variants (费用单 of 收支单): the menu's bill type picks it.
   const variant = useMemo(() => (resource ? variantPage(resource, target.billType) : undefined), [resource, target.billType]);
+  // Another menu listing the resource through its own call (待签事务 over the tasks).
+  const menuView = useMemo(() => (resource ? menuViewOf(resource, menu.path) : undefined), [resource, menu.path]);
   if (!target.resource) return <PagePlaceholder menu={menu} />;
   if (loading) return <Loading />;
   if (error || !resource) return <Result status="error" title={t('page.loadFailed')} subTitle={menu.path} />;
@@ -41,7 +43,8 @@ export default function SchemaPage({ menu }: PageProps) {
       {kind === 'tree' && <TreePage resource={resource} />}
       {kind === 'dictionary' && <DictionaryPage resource={resource} layout={target.layout ?? 'horizontal'} />}
       {kind === 'card' && <CardPage resource={resource} />}
-      {kind === 'list' && <ListPage resource={variant?.resource ?? resource} fixedParams={variant?.fixedParams} stateKey={variant ? `list-${target.billType}` : undefined} />}
+      {kind === 'list' && menuView && <ListPage resource={menuView} stateKey={`view-${menu.path}`} />}
+      {kind === 'list' && !menuView && <ListPage resource={variant?.resource ?? resource} fixedParams={variant?.fixedParams} stateKey={variant ? `list-${target.billType}` : undefined} />}
       {kind === 'document' && <DocumentPage resource={variant?.resource ?? resource} />}
     </Suspense>
   );

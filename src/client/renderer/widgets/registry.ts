@@ -9,6 +9,7 @@ import { AreaEditor, PickerEditor } from './PickerEditors.tsx';
 import { TextAreaEditor, TextEditor } from './TextEditor.tsx';
 import { ImageEditor, UploadEditor } from './UploadEditors.tsx';
 import { TextListEditor } from './TextListEditor.tsx';
+import { BpmnEditor } from './BpmnEditor.tsx';
 
 /**
  * The editor of each widget name of the meta-schema. `lines` is registered by the form theme
@@ -36,6 +37,7 @@ const editors: Record<Exclude<Widget, 'lines'>, ComponentType<EditorProps>> = {
   color: ColorEditor,
   json: JsonEditor,
   textList: TextListEditor,
+  bpmn: BpmnEditor,
 };
 
 export function editorFor(widget: Widget): ComponentType<EditorProps> {

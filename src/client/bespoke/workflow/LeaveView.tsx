@@ -1,0 +1,41 @@
+import { lazy, Suspense, useMemo, type ReactNode } from 'react';
+import { Card, Flex, Spin, Tag } from 'antd';
+import type { ResourceFile } from '../../../shared/resource.ts';
+import { buildLayout } from '../../renderer/form/layout.ts';
+import { SchemaForm } from '../../renderer/form/SchemaForm.tsx';
+import { FormStore } from '../../renderer/form/store.ts';
+import type { LeaveWithFlow } from './flowApi.ts';
+import { FlowHistory } from './FlowHistory.tsx';
+import { useFlowT } from './i18n.ts';
+
+// bpmn-js comes only when a diagram shows.
+const ProcessDiagram = lazy(() => import('./ProcessDiagram.tsx'));
+
+/** A leave with its process: the request (read-only), the approval card if any, history, diagram. */
+export function LeaveView({ resource, leave, children }: { resource: ResourceFile; leave: LeaveWithFlow; children?: ReactNode }) {
+  const t = useFlowT();
+  const store = useMemo(() => new FormStore(resource.entity, buildLayout(resource, 'view'), 'view', leave), [resource, leave]);
+  const flow = leave.flow;
+  return (
+    <Flex vertical gap={12} style={{ padding: 12 }} data-testid="leave-view">
+      <Card
+        size="small"
+        title={t('flow.leave')}
+        extra={flow && <Tag color={flow.running ? 'processing' : 'success'}>{flow.running ? t('flow.running') : t('flow.finished')}</Tag>}
+      >
+        <SchemaForm store={store} />
+      </Card>
+      {children}
+      <Card size="small" title={t('flow.history')}>
+        {flow ? <FlowHistory history={leave.history} /> : t('flow.noProcess')}
+      </Card>
+      {flow && (
+        <Card size="small" title={t('flow.diagram')}>
+          <Suspense fallback={<Spin />}>
+            <ProcessDiagram processInstanceId={flow.processInstanceId} history={leave.history} />
+          </Suspense>
+        </Card>
+      )}
+    </Flex>
+  );
+}
