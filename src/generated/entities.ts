@@ -19923,6 +19923,52 @@ export interface User extends Partial<Omit<BaseRow, 'id'>> {
 }
 
 /**
+ * 审批设置（/blade-flow/approval-setting）
+ */
+export interface ApprovalSetting extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 单据类型；字典 bill_type
+   */
+  billType: string;
+  /**
+   * 启用；字典 yes_no
+   */
+  enabled: number;
+  /**
+   * 审批人；字典 approval_approver_type
+   */
+  approverType: number;
+  /**
+   * 审批角色；→ role
+   */
+  roleIds?: string;
+  /**
+   * 审批角色名称
+   */
+  roleNames?: string;
+  /**
+   * 审批人员；→ user
+   */
+  userIds?: string;
+  /**
+   * 审批人员姓名
+   */
+  userNames?: string;
+  /**
+   * 金额门槛；精确小数（字符串）
+   */
+  minAmount?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+}
+
+/**
  * 流程部署（/blade-flow/manager）
  */
 export interface FlowDeployment extends Partial<Omit<BaseRow, 'id'>> {
@@ -20432,6 +20478,7 @@ export interface Entities {
   'topmenu': Topmenu;
   'user-oauth': UserOauth;
   'user': User;
+  'approval-setting': ApprovalSetting;
   'flow-deployment': FlowDeployment;
   'flow-instance': FlowInstance;
   'flow-model': FlowModel;

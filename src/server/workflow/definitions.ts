@@ -17,7 +17,10 @@ import { ACTIVE, definitions, flowModels, SUSPENDED } from './tables.ts';
 const MODELS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'models');
 
 /** Models every tenant starts with: key, file, category. */
-const DEFAULT_MODELS = [{ key: 'Leave', file: 'leave.bpmn', category: 'office', description: '请假申请的审批流程（部门审批，超过3天再经人事审批）' }];
+const DEFAULT_MODELS = [
+  { key: 'Leave', file: 'leave.bpmn', category: 'office', description: '请假申请的审批流程（部门审批，超过3天再经人事审批）' },
+  { key: 'BillApproval', file: 'bill-approval.bpmn', category: 'bill', description: '审批设置中启用了审批的单据：提交时发起，由设置的审批人办理，同意即审核通过，驳回即驳回单据' },
+];
 
 export interface DeployInput {
   xml: string;

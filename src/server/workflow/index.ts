@@ -8,6 +8,7 @@ import { registerDefinitionHandlers } from './definitions-api.ts';
 import { registerInstanceHandlers } from './instances-api.ts';
 import { registerWorkHandlers } from './work-api.ts';
 import { registerLeaveWorkflow } from './leave.ts';
+import { registerBillApproval } from './bill-approval.ts';
 
 export function registerWorkflowHandlers(services: Services) {
   registerModelHandlers(services);
@@ -15,4 +16,5 @@ export function registerWorkflowHandlers(services: Services) {
   registerInstanceHandlers(services);
   registerWorkHandlers(services);
   registerLeaveWorkflow(services);
+  registerBillApproval(services);
 }

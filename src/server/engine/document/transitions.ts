@@ -25,6 +25,7 @@ import { countedDifferences, countLines } from './count.ts';
 import { writeRelations } from './relations.ts';
 import { updateSourceProgress } from './progress.ts';
 import { notifyTransition } from '../../desk/approval-messages.ts';
+import { cancelBillApproval, decideThroughProcess, startBillApproval } from '../../workflow/bill-approval.ts';
 import { asBill, documentConfig, loadBill, mustTransition, presentBill, stateName, tenantPlaces, type DocumentModel } from './context.ts';
 import { Dec, fixed, placesFromConfig, type Decimal, type Places } from '../../../shared/money/index.ts';
 
@@ -150,6 +151,8 @@ export async function saveBill(services: Services, actor: Actor, dm: DocumentMod
     const number = String(stored[doc.numberField] ?? '');
     await writeRelations(services, actor, dm, billId, number, head, lines);
     await recordAction(services, actor, dm, t, stored, before, who, blank(input.remark) ? undefined : String(input.remark));
+    // 审批设置: a bill type that needs approval starts its process as the bill starts waiting.
+    await startBillApproval(services, actor, dm, t, stored);
     // A counter sale is saved and posted in one step (its transition saves and posts).
     if (t.effect === 'post') await postSaved(services, actor, dm, { ...stored, [doc.lines ?? 'lines']: saved }, places, formatDateTime(), config, t.stage, periods);
     await refreshBill(store.db, services.registry, actor.tenantId, [model.table, ...store.writtenInTransaction()], billId);
@@ -200,8 +203,11 @@ function checkRequired(t: TransitionDef, params: ActionParams) {
   }
 }
 
-/** An action on a saved bill. Posting and reversal run in the same transaction as the status change. */
-export async function applyAction(services: Services, actor: Actor, dm: DocumentModel, action: string, params: ActionParams): Promise<Row> {
+/**
+ * An action on a saved bill. Posting and reversal run in the same transaction as the status
+ * change. `viaWorkflow`: the approval process applies its decision (审批设置), not a person.
+ */
+export async function applyAction(services: Services, actor: Actor, dm: DocumentModel, action: string, params: ActionParams, options: { viaWorkflow?: boolean } = {}): Promise<Row> {
   const t = mustTransition(dm, action);
   if (t.save) throw badRequest(`${t.title ?? action}需要提交单据内容`);
   if (t.to === 'deleted' && blank(params.id) && !blank(params.ids)) return removeBills(services, actor, dm, t, String(params.ids));
@@ -213,6 +219,8 @@ export async function applyAction(services: Services, actor: Actor, dm: Document
   const { store } = services;
   const now = formatDateTime();
   const remark = blank(params.remark) ? undefined : String(params.remark);
+  // A bill in an approval process is approved or rejected by completing the caller's task.
+  if (!options.viaWorkflow && (await decideThroughProcess(services, actor, dm, t, id, remark))) return loadBill(services, actor, dm, id);
   const set: Row = {};
   if (t.to !== 'deleted') set[doc.statusField] = t.to;
   if (AUDIT_ACTIONS.has(t.action)) Object.assign(set, { auditRemark: remark ?? '', auditUser: actor.userId, auditTime: now });
@@ -243,6 +251,7 @@ export async function applyAction(services: Services, actor: Actor, dm: Document
     if (!changed) throw await refusal(services, actor, dm, t, id, version);
     if (t.to === 'deleted') await store.adjustCount(model, actor.tenantId, -1);
     await recordAction(services, actor, dm, t, existing, String(existing[doc.statusField] ?? ''), who, remark);
+    if (!options.viaWorkflow) await cancelBillApproval(services, actor, dm, t, id, String(existing[doc.statusField] ?? ''));
     if (t.to === 'deleted') return { deleted: { ...existing, isDeleted: 1 } };
     // The head as now stored, for the answer: no second read.
     const head = { ...existing, ...set, version: version + 1, updateUser: actor.userId, updateTime: now };
