@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import LongFirstSequencer from './tests/support/long-first.ts';
 
 // Each API file starts its own server (own SQLite folder, own PostgreSQL database), so files share
 // nothing and run two at a time (the machines have 2 cores). The kill -9 durability run goes alone
@@ -8,6 +9,7 @@ const common = { environment: 'node', pool: 'forks', testTimeout: 60_000, hookTi
 
 export default defineConfig({
   test: {
+    sequence: { sequencer: LongFirstSequencer },
     projects: [
       {
         test: {
