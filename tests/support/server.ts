@@ -95,7 +95,8 @@ async function buildTemplate(baseUrl: string): Promise<string> {
       if (!(await exists())) throw error;
     }
     // Templates of older sources are of no further use.
-    const { rows } = await admin.query("select datname from pg_database where datname like 'erp_tpl_%' and datname <> $1 and datname not like '%_b_%'", [name]);
+    // (position/left, not LIKE: in a LIKE pattern '_' matches any character.)
+    const { rows } = await admin.query("select datname from pg_database where left(datname, 8) = 'erp_tpl_' and datname <> $1 and position('_b_' in datname) = 0", [name]);
     for (const row of rows as { datname: string }[]) await admin.query(`drop database if exists ${row.datname} with (force)`).catch(() => undefined);
     return name;
   } finally {
