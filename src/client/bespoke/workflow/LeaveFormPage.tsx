@@ -6,16 +6,11 @@ import { useResource } from '../../renderer/common/useResource.ts';
 import { buildLayout } from '../../renderer/form/layout.ts';
 import { defaultsOf, fieldErrorsOf } from '../../renderer/form/record.ts';
 import { SchemaForm } from '../../renderer/form/SchemaForm.tsx';
+import { commitFocusedField } from '../../renderer/form/FormDialog.tsx';
 import { FormStore } from '../../renderer/form/store.ts';
 import { flowApi } from './flowApi.ts';
 import { useFlowT } from './i18n.ts';
 import { useCloseAndOpen } from './closeAndOpen.ts';
-
-/** Commits the field being typed in (its blur), so the submit sees the last keystroke. */
-function commitFocusedField(): void {
-  const active = document.activeElement;
-  if (active instanceof HTMLElement) active.blur();
-}
 
 function LeaveForm({ resource, processDefinitionId }: { resource: ResourceFile; processDefinitionId: string }) {
   const t = useFlowT();

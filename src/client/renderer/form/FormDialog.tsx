@@ -23,7 +23,7 @@ export interface FormDialogProps {
 }
 
 /** Commits the field being typed in (its blur), so a save sees the last keystroke. */
-function commitFocusedField(): void {
+export function commitFocusedField(): void {
   const active = document.activeElement;
   if (active instanceof HTMLElement) active.blur();
 }
