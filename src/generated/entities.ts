@@ -19431,6 +19431,76 @@ export interface Post extends Partial<Omit<BaseRow, 'id'>> {
 }
 
 /**
+ * 打印模板（/blade-system/printtemplate）
+ */
+export interface PrintTemplate extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 单据类型；字典 bill_type
+   */
+  billType: string;
+  /**
+   * 模板名称
+   */
+  name: string;
+  /**
+   * 打印标题
+   */
+  title?: string;
+  /**
+   * 纸张；字典 print_paper
+   */
+  paper: string;
+  /**
+   * 表头列数；字典 print_head_columns
+   */
+  headColumns: 2 | 3 | 4;
+  /**
+   * 字号
+   */
+  fontSize?: number;
+  /**
+   * 表头字段
+   */
+  headFields?: string;
+  /**
+   * 明细列
+   */
+  lineFields: string;
+  /**
+   * 大写金额
+   */
+  amountField?: string;
+  /**
+   * 合计行；字典 yes_no
+   */
+  showTotals?: number;
+  /**
+   * 公司抬头；字典 yes_no
+   */
+  showCompany?: number;
+  /**
+   * 打印时间；字典 yes_no
+   */
+  showPrintTime?: number;
+  /**
+   * 签字栏
+   */
+  signatures?: string;
+  /**
+   * 页脚说明
+   */
+  footer?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+}
+
+/**
  * 行政区划（/blade-system/region）
  */
 export interface Region extends Partial<Omit<BaseRow, 'id'>> {
@@ -20468,6 +20538,7 @@ export interface Entities {
   'oss': Oss;
   'param': Param;
   'post': Post;
+  'print-template': PrintTemplate;
   'region': Region;
   'role': Role;
   'sms-outbox': SmsOutbox;

@@ -52,9 +52,13 @@ export type FormField =
        * Helper checks of spec 000 §5 applied on blur.
        */
       rules?: ("mobile" | "email" | "url" | "taxNo" | "bankAccount" | "code" | "phoneUniqueInLines")[];
+      /**
+       * Widget printFields: offer the bill's head fields (several), its line columns (several) or its head amounts (one).
+       */
+      printSource?: "head" | "lines" | "amount";
     };
 /**
- * Form widget; the default is derived from the field (x-dict → select, x-ref → picker, date patterns → date, decimals → money/number, long text → textarea, an array of strings → textList: one input per item, at least minItems of them). bpmn: a process model's BPMN XML edited as a diagram (bpmn-js modeler).
+ * Form widget; the default is derived from the field (x-dict → select, x-ref → picker, date patterns → date, decimals → money/number, long text → textarea, an array of strings → textList: one input per item, at least minItems of them). bpmn: a process model's BPMN XML edited as a diagram (bpmn-js modeler). printFields: a print template's fields of the bill type the form's billType names (printSource says which), kept as comma-joined names in the order picked.
  *
  * This interface was referenced by `ResourceFileSchema`'s JSON-Schema
  * via the `definition` "widget".
@@ -82,7 +86,8 @@ export type Widget =
   | "json"
   | "textList"
   | "lines"
-  | "bpmn";
+  | "bpmn"
+  | "printFields";
 /**
  * This interface was referenced by `ResourceFileSchema`'s JSON-Schema
  * via the `definition` "searchField".
@@ -739,6 +744,31 @@ export interface Action {
    * A client route the action opens instead of calling its endpoint, $row.<field> filling path segments (办理 opens /work/process/leave/handle/$row.id/…). The endpoint still names the call behind it: its permission decides who sees the button.
    */
   open?: string;
+  /**
+   * Label printing (spec 000 §2): one label per chosen row sent to the local print service (src/client/bespoke/print/labels; '打印提示' when the service is missing or too old) instead of calling the endpoint, which still decides who sees the button.
+   */
+  labels?: {
+    /**
+     * Label width in mm.
+     */
+    width: number;
+    /**
+     * Label height in mm.
+     */
+    height: number;
+    /**
+     * Row field printed large on top (the goods name).
+     */
+    title: string;
+    /**
+     * Row fields printed as 标题：值 lines under it.
+     */
+    fields?: string[];
+    /**
+     * Row fields tried in turn for the Code 128 barcode (barCode, else the goods code).
+     */
+    barcode?: string[];
+  };
 }
 /**
  * This interface was referenced by `ResourceFileSchema`'s JSON-Schema

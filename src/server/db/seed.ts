@@ -5,6 +5,7 @@ import { PLATFORM_TENANT, type Actor, type Row } from '../engine/store.ts';
 import { hashPassword, md5Hex } from '../auth/passwords.ts';
 import type { MenuSeed } from '../../shared/resource.ts';
 import { ensureDefaults } from '../workflow/definitions.ts';
+import { seedPrintTemplates } from '../print/templates.ts';
 
 const require = createRequire(import.meta.url);
 
@@ -176,6 +177,9 @@ export async function syncTenant(services: Services, tenantId: string): Promise<
       const missing = resource.seed.filter((s) => !key || !have.has(key.map((k) => String(s[k])).join('|')));
       if (missing.length && (key || !rows.length)) await store.insertMany(model, actor, missing, db);
     }
+
+    // A default print template for every bill type (打印设置).
+    await seedPrintTemplates(services, actor, db);
 
     // A numbering rule for every bill type of the menu tree, and of bills that have no menu leaf.
     for (const model of registry.models.values()) {

@@ -39,6 +39,7 @@ import { registerFinanceViewHandlers } from '../finance/views.ts';
 import { registerTransportHandlers } from '../finance/transport.ts';
 import { registerRefundHandlers } from '../finance/refunds.ts';
 import { registerWorkflowHandlers } from '../workflow/index.ts';
+import { registerPrintHandlers } from '../print/templates.ts';
 
 /** The hand-written handlers that schema endpoints name with `"op": "custom"`. */
 export function registerSystemHandlers(services: Services) {
@@ -82,4 +83,5 @@ export function registerSystemHandlers(services: Services) {
   registerDocumentDefaults(services);
   registerLineEditHandlers(services);
   registerWorkflowHandlers(services);
+  registerPrintHandlers(services);
 }

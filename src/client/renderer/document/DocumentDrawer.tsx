@@ -12,7 +12,7 @@ interface Props {
 export default function DocumentDrawer({ resource, id, onClose }: Props) {
   let changed = false;
   return (
-    <Drawer open size="large" width="92%" title={null} closable onClose={() => onClose(changed)} destroyOnHidden styles={{ body: { padding: 8 } }}>
+    <Drawer open size="92%" title={null} closable onClose={() => onClose(changed)} destroyOnHidden styles={{ body: { padding: 8 } }}>
       <DocumentEditor resource={resource} billId={id} onChanged={() => (changed = true)} />
     </Drawer>
   );

@@ -4,7 +4,8 @@
  * ones the bill's state and the user's buttons allow.
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { App, Flex, Result, Spin, Tabs, Tag, Typography, theme } from 'antd';
+import { App, Button, Flex, Result, Spin, Tabs, Tag, Typography, theme } from 'antd';
+import PrinterOutlined from '@ant-design/icons/es/icons/PrinterOutlined';
 import { documentOf, NEW_BILL } from '../../../shared/document.ts';
 import type { ResourceFile } from '../../../shared/resource.ts';
 import { ApiError, http } from '../../api/http.ts';
@@ -56,6 +57,7 @@ export function DocumentEditor({ resource, billId, onChanged }: DocumentEditorPr
   const [failed, setFailed] = useState(false);
   const [tab, setTab] = useState(doc.lines ? 'lines' : 'history');
   const [extrasVersion, setExtrasVersion] = useState(0);
+  const [printing, setPrinting] = useState(false);
   const statusItems = useDictionary(resource.entity.properties[doc.statusField]);
 
   const state = bill ? String(bill[doc.statusField] ?? NEW_BILL) : NEW_BILL;
@@ -192,6 +194,18 @@ export function DocumentEditor({ resource, billId, onChanged }: DocumentEditorPr
     [store, lines, layout, doc.lines],
   );
 
+  // Printing needs the bill as saved (spec §5: 请先保存！); the print module loads on first use.
+  const print = () => {
+    if (!bill) {
+      void message.warning(dt('doc.saveFirst'));
+      return;
+    }
+    setPrinting(true);
+    import('../../bespoke/print/printBill.ts')
+      .then((m) => m.printBill(resource, bill))
+      .finally(() => setPrinting(false));
+  };
+
   if (failed) return <Result status="warning" title="单据不存在或已被删除" />;
   if (!store || (doc.lines && !lineResource)) {
     return (
@@ -237,6 +251,9 @@ export function DocumentEditor({ resource, billId, onChanged }: DocumentEditorPr
             onNew={() => show(undefined, newBillValues(resource, doc.dateField ?? 'billDate'))}
             depot={() => (doc.depotField ? store.getValues()[doc.depotField] : undefined)}
           />
+          <Button icon={<PrinterOutlined />} loading={printing} onClick={print} data-testid="doc-print">
+            {dt('doc.print')}
+          </Button>
         </Flex>
       </Flex>
       <SchemaForm store={store} />

@@ -21,6 +21,8 @@ import { useActionRunner } from './useActionRunner.tsx';
 import { recordActionLabels, recordRowButtons } from './rowButtons.ts';
 import { sortParams, useListData } from './useListData.ts';
 import { drillPreset, useDrill } from './drill.ts';
+import { documentOf } from '../../../shared/document.ts';
+import { loadBill } from '../document/documentApi.ts';
 
 export const PAGE_SIZES = [10, 30, 50, 100, 200];
 
@@ -94,6 +96,16 @@ export default function ListPage(props: ListPageProps) {
   const startExport = useExportJobs((s) => s.start);
   const { message } = App.useApp();
   const importEndpoint = caps.canAdd ? transferEndpoint(resource, 'import') : undefined;
+  // A bill list prints one chosen bill (spec §5: 请选择一条数据！ otherwise).
+  const printable = Boolean(documentOf(resource)) && caps.canView;
+  const printSelected = useCallback(async () => {
+    if (selected.length !== 1) {
+      void message.warning(t('list.selectOne'));
+      return;
+    }
+    const [bill, { printBill }] = await Promise.all([loadBill(resource, String(selected[0].id)), import('../../bespoke/print/printBill.ts')]).catch(() => [undefined, { printBill: undefined }] as const);
+    if (bill && printBill) await printBill(resource, bill);
+  }, [selected, resource, message, t]);
 
   const rowButtons = useCallback(
     (row: Row): RowButton[] => recordRowButtons(row, { caps, t, label, runner, openDialog: setDialog }),
@@ -156,6 +168,7 @@ export default function ListPage(props: ListPageProps) {
         }}
         onImported={reload}
         onRefresh={reload}
+        onPrint={printable ? printSelected : undefined}
         right={<ColumnSettings api={gridApi} version={columnsVersion} onReset={() => setResetSignal((n) => n + 1)} />}
       />
       {list.chart && (

@@ -5,6 +5,7 @@ import DeleteOutlined from '@ant-design/icons/es/icons/DeleteOutlined';
 import DownloadOutlined from '@ant-design/icons/es/icons/DownloadOutlined';
 import UploadOutlined from '@ant-design/icons/es/icons/UploadOutlined';
 import ReloadOutlined from '@ant-design/icons/es/icons/ReloadOutlined';
+import PrinterOutlined from '@ant-design/icons/es/icons/PrinterOutlined';
 import type { EndpointDef, ResourceFile } from '../../../shared/resource.ts';
 import { useLabel, useRT } from '../common/i18n.ts';
 import type { ActionDef } from '../common/views.ts';
@@ -28,6 +29,8 @@ interface ListToolbarProps {
   canExport?: boolean;
   onImported(): void;
   onRefresh(): void;
+  /** A bill list: 打印 prints the one selected bill. */
+  onPrint?(): Promise<void>;
 }
 
 /** 新增 / 删除 / declared toolbar actions / 导入 / 导出 on the left; refresh and column settings right. */
@@ -37,6 +40,7 @@ export function ListToolbar(props: ListToolbarProps) {
   const label = useLabel();
   const [exporting, setExporting] = useState(false);
   const [importing, setImporting] = useState(false);
+  const [printing, setPrinting] = useState(false);
 
   return (
     <Flex justify="space-between" align="center" gap={8} wrap style={{ marginBottom: 8 }} data-testid="list-toolbar">
@@ -83,6 +87,19 @@ export function ListToolbar(props: ListToolbarProps) {
             }}
           >
             {t('list.export')}
+          </Button>
+        )}
+        {props.onPrint && (
+          <Button
+            icon={<PrinterOutlined />}
+            loading={printing}
+            data-testid="list-print"
+            onClick={() => {
+              setPrinting(true);
+              props.onPrint!().finally(() => setPrinting(false));
+            }}
+          >
+            {t('list.print')}
           </Button>
         )}
       </Space>

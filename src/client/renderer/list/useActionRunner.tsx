@@ -151,6 +151,12 @@ export function useActionRunner(
         openLocation(actionRoute(action.open, rows[0]));
         return;
       }
+      // A label action sends the chosen rows to the local print service instead of calling.
+      if (action.labels) {
+        const labels = action.labels;
+        void import('../../bespoke/print/labels/printLabels.ts').then((m) => m.printLabels(labels, rows, resource, modal));
+        return;
+      }
       const proceed = async () => {
         const target = action.resource ? await loadResource(action.resource).catch(() => undefined) : resource;
         if (!target) return;

@@ -10,6 +10,7 @@ import { TextAreaEditor, TextEditor } from './TextEditor.tsx';
 import { ImageEditor, UploadEditor } from './UploadEditors.tsx';
 import { TextListEditor } from './TextListEditor.tsx';
 import { BpmnEditor } from './BpmnEditor.tsx';
+import { PrintFieldsEditor } from './PrintFieldsEditor.tsx';
 
 /**
  * The editor of each widget name of the meta-schema. `lines` is registered by the form theme
@@ -38,6 +39,7 @@ const editors: Record<Exclude<Widget, 'lines'>, ComponentType<EditorProps>> = {
   json: JsonEditor,
   textList: TextListEditor,
   bpmn: BpmnEditor,
+  printFields: PrintFieldsEditor,
 };
 
 export function editorFor(widget: Widget): ComponentType<EditorProps> {
