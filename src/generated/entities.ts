@@ -17292,6 +17292,42 @@ export interface SalesOrder extends Partial<Omit<BaseRow, 'id'>> {
    * 订单来源；字典 order_source
    */
   orderSource?: string;
+  /**
+   * 收货方式；字典 pickup_mode
+   */
+  isSalesroom?: 1 | 2;
+  /**
+   * 自提门店
+   */
+  roomName?: string;
+  /**
+   * 门店区域
+   */
+  roomAreaName?: string;
+  /**
+   * 门店地址
+   */
+  roomAddress?: string;
+  /**
+   * 收货联系人；→ customer-contact
+   */
+  contactsId?: string;
+  /**
+   * 收货人
+   */
+  contacts?: string;
+  /**
+   * 收货电话
+   */
+  contactsPhone?: string;
+  /**
+   * 收货区域
+   */
+  contactsAreaName?: string;
+  /**
+   * 收货地址
+   */
+  contactsAddress?: string;
 }
 
 /**

@@ -570,6 +570,10 @@ export interface List {
        */
       columns?: (FieldRef | Column)[];
       actions?: Action[];
+      /**
+       * False hides 新增 on this page (商城订单 come from the mall, not the back office); default the list's.
+       */
+      add?: boolean;
     };
   };
 }
@@ -744,6 +748,10 @@ export interface Action {
    * A client route the action opens instead of calling its endpoint, $row.<field> filling path segments (办理 opens /work/process/leave/handle/$row.id/…). The endpoint still names the call behind it: its permission decides who sees the button.
    */
   open?: string;
+  /**
+   * The call answers something to print, printed instead of refreshing the list: receipt, a mall order's receipt (bill type 0819, src/client/bespoke/print/receipt).
+   */
+  print?: "receipt";
   /**
    * Label printing (spec 000 §2): one label per chosen row sent to the local print service (src/client/bespoke/print/labels; '打印提示' when the service is missing or too old) instead of calling the endpoint, which still decides who sees the button.
    */

@@ -7,7 +7,9 @@
  * A template changed in 打印设置 (针式二等分, four head fields a row) changes the next print.
  * Goods labels go to the local print service: '打印提示' when none answers or it is too old; the
  * reference service (scripts/print-service.ts) writes the chosen goods' labels as one PDF, a
- * 60×40 mm page each.
+ * 60×40 mm page each. 商城订单 → 打印小票 (bill type 0819) is refused to a user whose phone is not in
+ * ERP_PRINT_LIMIT_PHONE and prints for one whose phone is: pickup at the salesroom or delivery to
+ * the contact, and a 100×100 QR code of the mobile order detail, on 80 mm paper as long as the receipt.
  */
 import fs from 'node:fs';
 import http from 'node:http';
@@ -32,6 +34,14 @@ function mediaBox(pdf: Buffer): [number, number] {
   return [Number(match[1]), Number(match[2])];
 }
 const mm = (points: number) => Math.round((points / 72) * 25.4);
+const pageCount = (pdf: Buffer) => (pdf.toString('latin1').match(/\/Type\s*\/Page(?!s)/g) ?? []).length;
+
+/** In print media the print area shows and the application does not. */
+async function printView(page: Page) {
+  await page.emulateMedia({ media: 'print' });
+  expect(await page.locator('#print-area').isVisible()).toBe(true);
+  expect(await page.locator('#root').isVisible()).toBe(false);
+}
 
 describe('printing bills', () => {
   let server: TestServer;
@@ -113,7 +123,7 @@ describe('printing bills', () => {
     expect(await sheet().locator('.ps-lines tbody tr').count()).toBe(3);
 
     // On paper only the sheet shows, on A4 portrait.
-    await page.emulateMedia({ media: 'print' });
+    await printView(page);
     await screenshot(page, 'print-sales-out');
     const pdfFile = path.join(SCREENSHOT_DIR, 'print-sales-out.pdf');
     await page.pdf({ path: pdfFile, preferCSSPageSize: true, printBackground: true });
@@ -121,6 +131,7 @@ describe('printing bills', () => {
     const pdf = fs.readFileSync(pdfFile);
     expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
     expect(mediaBox(pdf).map(mm)).toEqual([210, 297]);
+    expect(pageCount(pdf)).toBe(1);
     expect(browser.pageErrors).toEqual([]);
     expect(consoleErrors).toEqual([]);
   });
@@ -154,7 +165,7 @@ describe('printing bills', () => {
     await bills.getByTestId('list-print').click();
     await expect.poll(prints).toBe(before + 1);
     expect(await sheet().locator('.ps-head tr').first().locator('td').count()).toBe(4);
-    await page.emulateMedia({ media: 'print' });
+    await printView(page);
     const pdf = await page.pdf({ preferCSSPageSize: true });
     await page.emulateMedia({ media: 'screen' });
     expect(mediaBox(pdf).map(mm)).toEqual([241, 140]);
@@ -241,5 +252,66 @@ describe('printing bills', () => {
       await service.close();
       fs.rmSync(outDir, { recursive: true, force: true });
     }
+  });
+
+  async function setConfig(key: string, value: string) {
+    const [config] = expectOk<{ records: Row[] }>(await api.get('/blade-sys-config/sysconfig/list', { configKey: key })).records;
+    expectOk(await api.post('/blade-sys-config/sysconfig/submit', { ...config, configValue: value }));
+  }
+
+  test('商城订单: 打印小票 only for a listed phone; pickup or delivery details and the order QR code on 80 mm paper', async () => {
+    const mallOrder = async (extra: Row) =>
+      expectOk<Row>(await api.post(`${BASES.salesOrder}/submit`, { customerId: w.customers[0], depotId: w.depots[0], orderSource: '2', bodyList: lines(w, [{ goods: w.goods[0], qty: '2', taxPrice: '12.50' }, { goods: w.goods[1], qty: '1', taxPrice: '7' }]), ...extra }));
+    const pickup = await mallOrder({ isSalesroom: 2, roomName: '万达广场店', roomAreaName: '上海市 浦东新区', roomAddress: '张杨路 500 号' });
+    const delivery = await mallOrder({ isSalesroom: 1, contacts: '李四', contactsPhone: '13912345678', contactsAreaName: '江苏省 南京市', contactsAddress: '中山路 1 号' });
+    await setConfig('MALL_ORDER_URL', 'https://m.shop.test/order/{id}');
+    await setConfig('ERP_PRINT_LIMIT_PHONE', '13900000000');
+    consoleErrors.length = 0;
+
+    await gotoFresh(page, `${server.url}/mall/order`);
+    const list = page.getByTestId('list-sales-order');
+    const rowOf = (order: Row) => list.locator(`.ag-row[row-id="${String(order.id)}"]`);
+    await rowOf(pickup).waitFor();
+    await settle(page);
+    expect(await page.getByText('页面尚未构建').count()).toBe(0);
+    await screenshot(page, 'mall-orders');
+    // Mall orders come from the mall: the page adds none.
+    expect(await list.getByRole('button', { name: /新\s*增/ }).count()).toBe(0);
+    const before = await prints();
+    const receiptOf = (order: Row) => rowOf(order).locator('[data-testid=row-actions]').getByRole('button', { name: '打印小票', exact: true }).click();
+    await receiptOf(pickup);
+    await expectMessage(page, '您的手机号不在小票打印名单中');
+    expect(await prints()).toBe(before);
+
+    // The demo administrator's phone is 13800000000.
+    await setConfig('ERP_PRINT_LIMIT_PHONE', '13900000000,13800000000');
+    await receiptOf(pickup);
+    await expect.poll(prints).toBe(before + 1);
+    const receipt = page.locator('#print-area [data-testid=receipt]');
+    const text = await receipt.textContent();
+    for (const shown of ['商城订单小票', String(pickup.billNo), '到店自提', '万达广场店', '上海市 浦东新区', '张杨路 500 号', ...goodsNames, '32.00']) expect(text).toContain(shown);
+    const qr = receipt.getByTestId('receipt-qr');
+    expect(await qr.getAttribute('data-url')).toBe(`https://m.shop.test/order/${String(pickup.id)}`);
+    expect(await qr.evaluate((img: HTMLImageElement) => [img.naturalWidth, img.naturalHeight, img.width, img.height])).toEqual([100, 100, 100, 100]);
+    await printView(page);
+    await screenshot(page, 'print-mall-receipt');
+    const pdfFile = path.join(SCREENSHOT_DIR, 'print-mall-receipt.pdf');
+    await page.pdf({ path: pdfFile, preferCSSPageSize: true });
+    await page.emulateMedia({ media: 'screen' });
+    const receiptPdf = fs.readFileSync(pdfFile);
+    expect(pageCount(receiptPdf)).toBe(1);
+    const [width, height] = mediaBox(receiptPdf).map(mm);
+    expect(width).toBe(80);
+    // One page as long as the receipt: longer than it is wide, far shorter than A4.
+    expect(height).toBeGreaterThan(100);
+    expect(height).toBeLessThan(250);
+
+    await receiptOf(delivery);
+    await expect.poll(prints).toBe(before + 2);
+    const delivered = await receipt.getByTestId('receipt-delivery').textContent();
+    for (const shown of ['送货上门', '李四', '13912345678', '江苏省 南京市 中山路 1 号']) expect(delivered).toContain(shown);
+    expect(browser.pageErrors).toEqual([]);
+    // The refusal is answered 403, which the browser logs; nothing else.
+    expect(consoleErrors.filter((e) => !e.includes('403'))).toEqual([]);
   });
 });

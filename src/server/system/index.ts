@@ -40,6 +40,7 @@ import { registerTransportHandlers } from '../finance/transport.ts';
 import { registerRefundHandlers } from '../finance/refunds.ts';
 import { registerWorkflowHandlers } from '../workflow/index.ts';
 import { registerPrintHandlers } from '../print/templates.ts';
+import { registerReceiptHandlers } from '../sales/receipt.ts';
 
 /** The hand-written handlers that schema endpoints name with `"op": "custom"`. */
 export function registerSystemHandlers(services: Services) {
@@ -84,4 +85,5 @@ export function registerSystemHandlers(services: Services) {
   registerLineEditHandlers(services);
   registerWorkflowHandlers(services);
   registerPrintHandlers(services);
+  registerReceiptHandlers(services);
 }

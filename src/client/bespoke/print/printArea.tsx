@@ -8,6 +8,7 @@ import type { ReactNode } from 'react';
 import { flushSync } from 'react-dom';
 import { createRoot, type Root } from 'react-dom/client';
 import { PRINT_DELAY_MS, paperOf } from '../../../shared/print.ts';
+import './printArea.css';
 
 let root: Root | undefined;
 

@@ -141,7 +141,7 @@ export function menuViewOf(resource: ResourceFile, menuPath: string): ResourceFi
     ...resource,
     title: view.title,
     titleEn: view.titleEn ?? resource.titleEn,
-    list: { ...resource.list, endpoint: view.endpoint, columns: view.columns ?? resource.list?.columns, views: undefined },
+    list: { ...resource.list, endpoint: view.endpoint, columns: view.columns ?? resource.list?.columns, add: view.add ?? resource.list?.add, views: undefined },
     actions: view.actions ?? [],
   };
 }

@@ -151,6 +151,12 @@ export function useActionRunner(
         openLocation(actionRoute(action.open, rows[0]));
         return;
       }
+      // A receipt action prints what its call answers (the mall receipt) instead of refreshing.
+      if (action.print === 'receipt') {
+        const url = endpointUrl(resource, action.endpoint);
+        void import('../../bespoke/print/receipt/printReceipt.ts').then((m) => m.printReceipt(url, idOf(rows[0]))).catch(() => undefined);
+        return;
+      }
       // A label action sends the chosen rows to the local print service instead of calling.
       if (action.labels) {
         const labels = action.labels;

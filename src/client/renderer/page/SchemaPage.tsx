@@ -37,7 +37,8 @@ export default function SchemaPage({ menu }: PageProps) {
   if (error || !resource) return <Result status="error" title={t('page.loadFailed')} subTitle={menu.path} />;
 
   // A bill's menu opens the bill form; its history route lists the bills.
-  const kind = target.layout ? 'dictionary' : resource.document && !menu.historyOf ? 'document' : pageKindOf(resource);
+  // A bill's menu with a list view of its own (商城订单 over the sales orders) lists them instead.
+  const kind = target.layout ? 'dictionary' : resource.document && !menu.historyOf && !menuView ? 'document' : pageKindOf(resource);
   return (
     <Suspense fallback={<Loading />}>
       {kind === 'tree' && <TreePage resource={resource} />}
