@@ -74,6 +74,11 @@ describe.each(databases())('bills approved through 审批设置 ($name)', ({ dat
     expect(notYours.status).toBe(403);
     expect(notYours.body.msg).toContain('您不是当前审批人');
     expect((await bill(big.id)).billStatus).toBe('1302');
+    // The process page's call: the bill it approves, and which open task the caller may handle.
+    const page = expectOk<Row>(await approver.get('/blade-flow/process/instance', { processInstanceId: task.processInstanceId }));
+    expect(page).toMatchObject({ businessResource: 'sales-order', businessTitle: '销售订单', businessId: String(big.id), processIsFinished: 'unfinished' });
+    expect((page.tasks as Row[]).map((x) => [x.taskName, x.mine])).toEqual([['单据审批', true]]);
+    expect(((page.history as Row[])[0] as Row).historyActivityType).toBe('startEvent');
 
     expectOk(await approver.post(`${WORK}/complete-task`, { taskId: task.taskId, processInstanceId: task.processInstanceId, flag: 'ok', comment: '同意发货' }));
     const approved = await bill(big.id);

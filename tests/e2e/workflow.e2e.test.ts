@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { expectOk, signedIn, type Api } from '../support/client.ts';
+import { BASES, lines, makeWorld } from '../support/bills.ts';
 import { dialogsAtRest } from './support/dialogs.ts';
 import { launchBrowser, screenshot, type Browser } from './support/browser.ts';
 import { expectMessage, openFromSidebar, settle, signIn } from './support/shell.ts';
@@ -14,7 +15,9 @@ import { expectMessage, openFromSidebar, settle, signIn } from './support/shell.
  * starts a leave from 发起事务; the server restarts with the instance waiting; the approver finds
  * it in 待签事务, claims it, handles it from 待办事务 (diagram shows the waiting step) and approves;
  * it is in the approver's 办结事务, and the starter's 已发事务 shows it finished, its detail with
- * the history and the diagram's finished path.
+ * the history and the diagram's finished path. A sales order under 审批设置 is handled the same way:
+ * 办理 in 待办事务 opens the process page with the order read-only, its history and diagram, and
+ * 同意 there approves the order.
  */
 
 type Row = Record<string, unknown>;
@@ -120,7 +123,7 @@ describe('请假 on the workflow in the browser', () => {
     await openFromSidebar(page, 'todo');
     const todo = page.locator('[data-testid=list-flow-task]:visible');
     await rowAction(todo, '部门审批', '办理');
-    const handle = page.getByTestId('leave-handle');
+    const handle = page.getByTestId('flow-handle');
     await handle.waitFor();
     // The diagram marks the waiting step.
     await expect.poll(() => page.getByTestId('process-diagram').getAttribute('data-state')).toBe('ready');
@@ -165,5 +168,43 @@ describe('请假 on the workflow in the browser', () => {
     const properties = page.getByTestId('bpmn-properties');
     await expect.poll(() => properties.locator('input').evaluateAll((inputs) => inputs.map((i) => (i as HTMLInputElement).value))).toContain('leave_approver,administrator');
     await screenshot(page, 'workflow-modeler');
+  });
+
+  test('单据审批: 办理 opens the process page with the sales order; 同意 there approves the order', async () => {
+    const admin = await signedIn(server.url);
+    const w = await makeWorld(admin, { goods: 1, customers: 1 });
+    const [approver] = expectOk<{ records: Row[] }>(await admin.get('/blade-user/list', { account: 'approver', current: 1, size: 10 })).records;
+    expectOk(await admin.post('/blade-flow/approval-setting/submit', { billType: '0802', enabled: 2, approverType: 3, userIds: String(approver.id) }));
+    const order = expectOk<Row>(await admin.post(`${BASES.salesOrder}/submit`, { customerId: w.customers[0], depotId: w.depots[0], bodyList: lines(w, [{ goods: w.goods[0], qty: '3', taxPrice: '20' }]) }));
+    expect(order.billStatus).toBe('1302');
+
+    await signInAs('approver');
+    await openFromSidebar(page, 'claim');
+    await rowAction(grid('flow-task'), '单据审批', '签收');
+    await expectMessage(page, '签收成功');
+    await openFromSidebar(page, 'todo');
+    await rowAction(page.locator('[data-testid=list-flow-task]:visible'), '单据审批', '办理');
+    const flow = page.getByTestId('flow-page');
+    await flow.waitFor();
+    const bill = flow.getByTestId('document-sales-order');
+    await bill.getByTestId('bill-no').filter({ hasText: String(order.billNo) }).waitFor();
+    // Read-only: the process decides, not the bill's own buttons.
+    expect(await bill.getByTestId('doc-action-pass').count()).toBe(0);
+    await expect.poll(() => page.getByTestId('process-diagram').getAttribute('data-state')).toBe('ready');
+    await settle(page);
+    await screenshot(page, 'workflow-bill-handle');
+    const handle = page.getByTestId('flow-handle');
+    await handle.locator('textarea').fill('价格已核对');
+    await handle.getByRole('button', { name: '同意' }).click();
+    await expectMessage(page, '已同意');
+    const approved = expectOk<Row>(await admin.get(`${BASES.salesOrder}/detail`, { id: order.id }));
+    expect(approved).toMatchObject({ billStatus: '1304', auditRemark: '价格已核对' });
+
+    // 办结事务 → 详情 shows the finished process with the order.
+    const done = page.locator('[data-testid=list-flow-task]:visible');
+    await rowAction(done, '单据审批', '详情');
+    await page.getByTestId('flow-page').getByTestId('bill-status').filter({ hasText: '已审核' }).waitFor();
+    expect(await page.getByTestId('flow-history').innerText()).toContain('价格已核对');
+    expect(browser.pageErrors).toEqual([]);
   });
 });

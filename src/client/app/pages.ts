@@ -26,6 +26,8 @@ const bespokePages: Record<string, PageComponent> = {
   leaveForm: lazy(() => import('../bespoke/workflow/LeaveFormPage.tsx')),
   leaveHandle: lazy(() => import('../bespoke/workflow/LeaveHandlePage.tsx')),
   leaveDetail: lazy(() => import('../bespoke/workflow/LeaveDetailPage.tsx')),
+  flowHandle: lazy(() => import('../bespoke/workflow/FlowPage.tsx')),
+  flowDetail: lazy(() => import('../bespoke/workflow/FlowPage.tsx')),
 };
 
 export function resolvePage(menu: PageMenu): PageComponent {

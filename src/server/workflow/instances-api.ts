@@ -9,7 +9,8 @@ import { fillLookups } from '../engine/lookups.ts';
 import { valueParam } from '../system/params.ts';
 import { deleteInstance } from './instances.ts';
 import { historyOf, readableInstance } from './history.ts';
-import { INSTANCE_RUNNING, instances, instanceWire, pageOf, paging } from './tables.ts';
+import { INSTANCE_RUNNING, instances, instanceWire, pageOf, paging, TASK_OPEN, taskWire } from './tables.ts';
+import { mayHandle } from './candidates.ts';
 
 const NEWEST = [{ column: 'start_time', dir: 'desc' as const }, { column: 'id', dir: 'desc' as const }];
 
@@ -50,6 +51,26 @@ export function registerInstanceHandlers(services: Services) {
     const caller = mustCaller(ctx);
     await deleteInstance(services, caller, valueParam(ctx, 'processInstanceId', 'id'), valueParam(ctx, 'deleteReason') ?? '');
     return undefined;
+  });
+
+  /**
+   * process/instance (processInstanceId): one instance for its detail page, with the resource its
+   * business row belongs to (a bill: the page shows it), its open tasks (each saying whether the
+   * caller may handle it) and its history; readable as the history is.
+   */
+  services.register('flowProcess.instance', async (ctx) => {
+    const caller = mustCaller(ctx);
+    const { instance, taskRows } = await readableInstance(services, caller, param(ctx, 'processInstanceId'));
+    const history = await historyOf(services, caller, instance, taskRows);
+    await fillLookups(services, model(), caller.tenantId, [instance]);
+    const business = [...services.registry.models.values()].find((m) => m.table === instance.businessTable);
+    return {
+      ...instanceWire(instance),
+      businessResource: business?.name ?? null,
+      businessTitle: business?.title ?? null,
+      tasks: taskRows.filter((t) => Number(t.taskState) === TASK_OPEN).map((t) => ({ ...taskWire(t, instance), mine: mayHandle(caller, t) })),
+      history,
+    };
   });
 
   services.register('flowProcess.history', async (ctx) => {

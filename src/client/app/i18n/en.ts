@@ -64,6 +64,8 @@ export const en: Record<MessageKey, string> = {
   'tabs.leaveForm': 'Leave request',
   'tabs.leaveHandle': 'Handle leave',
   'tabs.leaveDetail': 'Leave detail',
+  'tabs.flowHandle': 'Handle task',
+  'tabs.flowDetail': 'Process detail',
   'tabs.tooMany': 'At most {max} menus can be open; please close the ones you do not need',
   'tabs.clearCache': 'Clear cache',
   'tabs.clearCacheConfirm': 'Clear the cache?',

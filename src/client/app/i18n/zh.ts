@@ -62,6 +62,8 @@ export const zh = {
   'tabs.leaveForm': '请假申请',
   'tabs.leaveHandle': '请假审批',
   'tabs.leaveDetail': '请假详情',
+  'tabs.flowHandle': '流程办理',
+  'tabs.flowDetail': '流程详情',
   'tabs.tooMany': '最多打开{max}个菜单,请关闭不需要的菜单',
   'tabs.clearCache': '清除缓存',
   'tabs.clearCacheConfirm': '是否需要清除缓存?',

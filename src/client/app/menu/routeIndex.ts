@@ -51,7 +51,7 @@ export interface FixedRoute {
 
 export const infoRoute: FixedRoute = { path: '/info/index', code: 'info', i18nKey: 'tabs.info' };
 
-/** Workflow leave screens; their pages come with the workflow issue. */
+/** The workflow's screens: the leave's own, and the generic process page for every other process. */
 export const leaveRoutes: FixedRoute[] = [
   { path: '/work/process/leave/form/:processDefinitionId', code: 'leaveForm', i18nKey: 'tabs.leaveForm' },
   {
@@ -64,6 +64,9 @@ export const leaveRoutes: FixedRoute[] = [
     code: 'leaveDetail',
     i18nKey: 'tabs.leaveDetail',
   },
+  // Any other process (单据审批): its instance, the bill, history and diagram; handling its task.
+  { path: '/work/process/handle/:taskId/:processInstanceId', code: 'flowHandle', i18nKey: 'tabs.flowHandle' },
+  { path: '/work/process/detail/:processInstanceId', code: 'flowDetail', i18nKey: 'tabs.flowDetail' },
 ];
 
 const fixedRoutes = [infoRoute, ...leaveRoutes];

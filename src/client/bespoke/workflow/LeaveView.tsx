@@ -1,15 +1,12 @@
-import { lazy, Suspense, useMemo, type ReactNode } from 'react';
-import { Card, Flex, Spin, Tag } from 'antd';
+import { useMemo, type ReactNode } from 'react';
+import { Card, Flex, Tag } from 'antd';
 import type { ResourceFile } from '../../../shared/resource.ts';
 import { buildLayout } from '../../renderer/form/layout.ts';
 import { SchemaForm } from '../../renderer/form/SchemaForm.tsx';
 import { FormStore } from '../../renderer/form/store.ts';
 import type { LeaveWithFlow } from './flowApi.ts';
-import { FlowHistory } from './FlowHistory.tsx';
+import { FlowTrail } from './FlowTrail.tsx';
 import { useFlowT } from './i18n.ts';
-
-// bpmn-js comes only when a diagram shows.
-const ProcessDiagram = lazy(() => import('./ProcessDiagram.tsx'));
 
 /** A leave with its process: the request (read-only), the approval card if any, history, diagram. */
 export function LeaveView({ resource, leave, children }: { resource: ResourceFile; leave: LeaveWithFlow; children?: ReactNode }) {
@@ -26,16 +23,7 @@ export function LeaveView({ resource, leave, children }: { resource: ResourceFil
         <SchemaForm store={store} />
       </Card>
       {children}
-      <Card size="small" title={t('flow.history')}>
-        {flow ? <FlowHistory history={leave.history} /> : t('flow.noProcess')}
-      </Card>
-      {flow && (
-        <Card size="small" title={t('flow.diagram')}>
-          <Suspense fallback={<Spin />}>
-            <ProcessDiagram processInstanceId={flow.processInstanceId} history={leave.history} />
-          </Suspense>
-        </Card>
-      )}
+      <FlowTrail processInstanceId={flow?.processInstanceId} history={leave.history} />
     </Flex>
   );
 }

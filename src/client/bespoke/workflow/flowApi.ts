@@ -47,3 +47,19 @@ export const flowApi = {
   xml: (params: { processInstanceId?: string; processDefinitionId?: string }) =>
     request<string>('/blade-flow/process/resource-view', { method: 'get', params, responseType: 'text' }),
 };
+
+/** One instance of any process for its detail page (process/instance). */
+export interface FlowInstance extends Row {
+  processInstanceId: string;
+  processName: string;
+  processIsFinished: 'finished' | 'unfinished';
+  startUserName?: string;
+  startTime?: string;
+  businessId?: string;
+  businessResource: string | null;
+  businessTitle: string | null;
+  tasks: (FlowTask & { mine: boolean })[];
+  history: HistoryStep[];
+}
+
+export const instanceOf = (processInstanceId: string) => http.get<FlowInstance>('/blade-flow/process/instance', { processInstanceId });

@@ -35,11 +35,13 @@ export interface DocumentEditorProps {
   billId?: string;
   /** After a save or an action: the bill as the server answers it. */
   onChanged?(bill: Bill): void;
+  /** Shown for reading only (a process approving it decides): no action bar, no source picking. */
+  hideActions?: boolean;
 }
 
 const blank = (v: unknown) => v === undefined || v === null || v === '';
 
-export function DocumentEditor({ resource, billId, onChanged }: DocumentEditorProps) {
+export function DocumentEditor({ resource, billId, onChanged, hideActions }: DocumentEditorProps) {
   const doc = documentOf(resource)!;
   const dt = useDT();
   const label = useLabel();
@@ -236,21 +238,23 @@ export function DocumentEditor({ resource, billId, onChanged }: DocumentEditorPr
           )}
         </Flex>
         <Flex gap={8} wrap>
-          {editable && doc.source && <SourceButton resource={resource} doc={doc} onDraft={(draft) => show(undefined, draft)} />}
-          <DocumentActions
-            resource={resource}
-            doc={doc}
-            bill={bill}
-            state={state}
-            collect={collect}
-            onRefused={onRefused}
-            onDone={(next) => {
-              show(next.isDeleted ? undefined : next);
-              onChanged?.(next);
-            }}
-            onNew={() => show(undefined, newBillValues(resource, doc.dateField ?? 'billDate'))}
-            depot={() => (doc.depotField ? store.getValues()[doc.depotField] : undefined)}
-          />
+          {!hideActions && editable && doc.source && <SourceButton resource={resource} doc={doc} onDraft={(draft) => show(undefined, draft)} />}
+          {!hideActions && (
+            <DocumentActions
+              resource={resource}
+              doc={doc}
+              bill={bill}
+              state={state}
+              collect={collect}
+              onRefused={onRefused}
+              onDone={(next) => {
+                show(next.isDeleted ? undefined : next);
+                onChanged?.(next);
+              }}
+              onNew={() => show(undefined, newBillValues(resource, doc.dateField ?? 'billDate'))}
+              depot={() => (doc.depotField ? store.getValues()[doc.depotField] : undefined)}
+            />
+          )}
           <Button icon={<PrinterOutlined />} loading={printing} onClick={print} data-testid="doc-print">
             {dt('doc.print')}
           </Button>
