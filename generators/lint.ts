@@ -177,9 +177,14 @@ for (const [name, l] of resources) {
     }
   }
   (r.lookups ?? []).forEach((lk, i) => {
-    const target = resources.get(lk.resource);
+    if (lk.dictValue) {
+      const from = props[lk.from];
+      if (!from?.['x-dict'] && !from?.['x-dictBiz']) report(l, `/lookups/${i}/from`, `字段 ${lk.from} 没有字典，不能取字典值`);
+      return undefined;
+    }
+    const target = resources.get(lk.resource ?? '');
     if (!target) return report(l, `/lookups/${i}/resource`, `查找的资源 ${lk.resource} 不存在`);
-    if (!(lk.take in target.data.entity.properties)) report(l, `/lookups/${i}/take`, `资源 ${lk.resource} 没有字段 ${lk.take}`);
+    if (!(String(lk.take) in target.data.entity.properties)) report(l, `/lookups/${i}/take`, `资源 ${lk.resource} 没有字段 ${lk.take}`);
     // Base columns (createUser…) are on every row, so a lookup may read from them too.
     if (!(lk.from in props) && !BASE_COLUMNS.has(lk.from)) report(l, `/lookups/${i}/from`, `字段 ${lk.from} 不存在`);
   });

@@ -2661,6 +2661,14 @@ export interface BankType extends Partial<Omit<BaseRow, 'id'>> {
  */
 export interface Bank extends Partial<Omit<BaseRow, 'id'>> {
   /**
+   * 账户类型名称
+   */
+  bankTypeIdName?: string;
+  /**
+   * 状态名称
+   */
+  statusName?: string;
+  /**
    * 主键
    */
   id?: string;
@@ -2711,6 +2719,10 @@ export interface Bank extends Partial<Omit<BaseRow, 'id'>> {
  */
 export interface Barcode extends Partial<Omit<BaseRow, 'id'>> {
   /**
+   * 主条码名称
+   */
+  isMainName?: string;
+  /**
    * 主键
    */
   id?: string;
@@ -2756,6 +2768,10 @@ export interface Barcode extends Partial<Omit<BaseRow, 'id'>> {
  * 单据附件（/blade-base/billannex）
  */
 export interface BillAnnex extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 单据类型名称
+   */
+  billTypeName?: string;
   /**
    * 主键
    */
@@ -2811,6 +2827,18 @@ export interface BillAnnex extends Partial<Omit<BaseRow, 'id'>> {
  */
 export interface Brand extends Partial<Omit<BaseRow, 'id'>> {
   /**
+   * 品牌类型名称
+   */
+  brandTypeName?: string;
+  /**
+   * 上架状态名称
+   */
+  isShelvesName?: string;
+  /**
+   * 状态名称
+   */
+  statusName?: string;
+  /**
    * 主键
    */
   id?: string;
@@ -2861,6 +2889,14 @@ export interface Brand extends Partial<Omit<BaseRow, 'id'>> {
  */
 export interface Car extends Partial<Omit<BaseRow, 'id'>> {
   /**
+   * 车型名称
+   */
+  typeName?: string;
+  /**
+   * 状态名称
+   */
+  statusName?: string;
+  /**
    * 主键
    */
   id?: string;
@@ -2902,6 +2938,10 @@ export interface Car extends Partial<Omit<BaseRow, 'id'>> {
  * 客户审核（/blade-base/customeraudit）
  */
 export interface CustomerAudit extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 审核状态名称
+   */
+  auditStatusName?: string;
   /**
    * 主键
    */
@@ -2993,6 +3033,14 @@ export interface CustomerAudit extends Partial<Omit<BaseRow, 'id'>> {
  */
 export interface CustomerContact extends Partial<Omit<BaseRow, 'id'>> {
   /**
+   * 默认联系人名称
+   */
+  isDefaultName?: string;
+  /**
+   * 送货方式名称
+   */
+  deliveryModeName?: string;
+  /**
    * 主键
    */
   id?: string;
@@ -3063,6 +3111,10 @@ export interface CustomerContact extends Partial<Omit<BaseRow, 'id'>> {
  */
 export interface CustomerLevel extends Partial<Omit<BaseRow, 'id'>> {
   /**
+   * 价格类型名称
+   */
+  levelTypeName?: string;
+  /**
    * 主键
    */
   id?: string;
@@ -3130,6 +3182,10 @@ export interface CustomerNature extends Partial<Omit<BaseRow, 'id'>> {
  * 客户价格（/blade-base/commcustomerprice）
  */
 export interface CustomerPrice extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 状态名称
+   */
+  statusName?: string;
   /**
    * 主键
    */
@@ -3201,6 +3257,10 @@ export interface CustomerPrice extends Partial<Omit<BaseRow, 'id'>> {
  */
 export interface CustomerRange extends Partial<Omit<BaseRow, 'id'>> {
   /**
+   * 状态名称
+   */
+  statusName?: string;
+  /**
    * 主键
    */
   id?: string;
@@ -3226,6 +3286,10 @@ export interface CustomerRange extends Partial<Omit<BaseRow, 'id'>> {
  * 推荐客户（/blade-base/customerrecommended）
  */
 export interface CustomerRecommended extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 审核状态名称
+   */
+  auditStatusName?: string;
   /**
    * 主键
    */
@@ -3292,6 +3356,18 @@ export interface CustomerRecommended extends Partial<Omit<BaseRow, 'id'>> {
  * 客户资料（/blade-base/customer）
  */
 export interface Customer extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 默认客户名称
+   */
+  isDefaultIdName?: string;
+  /**
+   * 账期客户名称
+   */
+  isPeriodContractName?: string;
+  /**
+   * 状态名称
+   */
+  statusName?: string;
   /**
    * 主键
    */
@@ -3469,6 +3545,18 @@ export interface DepotCategory extends Partial<Omit<BaseRow, 'id'>> {
  */
 export interface Depot extends Partial<Omit<BaseRow, 'id'>> {
   /**
+   * 仓库类型名称
+   */
+  depotTypeName?: string;
+  /**
+   * 允许负库存名称
+   */
+  allowNegativeStockName?: string;
+  /**
+   * 状态名称
+   */
+  statusName?: string;
+  /**
    * 主键
    */
   id?: string;
@@ -3577,6 +3665,14 @@ export interface DeptRate extends Partial<Omit<BaseRow, 'id'>> {
  */
 export interface ExinItem extends Partial<Omit<BaseRow, 'id'>> {
   /**
+   * 收支类型名称
+   */
+  expendTypeName?: string;
+  /**
+   * 状态名称
+   */
+  statusName?: string;
+  /**
    * 主键
    */
   id?: string;
@@ -3611,6 +3707,14 @@ export interface ExinItem extends Partial<Omit<BaseRow, 'id'>> {
  */
 export interface ExpenseItem extends Partial<Omit<BaseRow, 'id'>> {
   /**
+   * 收支类型名称
+   */
+  expendTypeName?: string;
+  /**
+   * 状态名称
+   */
+  statusName?: string;
+  /**
    * 主键
    */
   id?: string;
@@ -3644,6 +3748,10 @@ export interface ExpenseItem extends Partial<Omit<BaseRow, 'id'>> {
  * 商品分类（/blade-base/commclassifyshop）
  */
 export interface GoodsCategory extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 商城显示名称
+   */
+  isShelvesName?: string;
   /**
    * 主键
    */
@@ -3729,6 +3837,14 @@ export interface GoodsCombination extends Partial<Omit<BaseRow, 'id'>> {
  */
 export interface GoodsUnit extends Partial<Omit<BaseRow, 'id'>> {
   /**
+   * 基本单位名称
+   */
+  isBasicName?: string;
+  /**
+   * 商城显示名称
+   */
+  isDisplayName?: string;
+  /**
    * 主键
    */
   id?: string;
@@ -3810,6 +3926,30 @@ export interface GoodsUnit extends Partial<Omit<BaseRow, 'id'>> {
  * 商品资料（/blade-base/comminfo）
  */
 export interface Goods extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 上架状态名称
+   */
+  isShelvesName?: string;
+  /**
+   * 运费方式名称
+   */
+  freightTypeName?: string;
+  /**
+   * 积分商城名称
+   */
+  isScoreName?: string;
+  /**
+   * 组合商品名称
+   */
+  isCombinationName?: string;
+  /**
+   * 允许负库存名称
+   */
+  allowNegativeStockName?: string;
+  /**
+   * 状态名称
+   */
+  statusName?: string;
   /**
    * 主键
    */
@@ -4029,6 +4169,14 @@ export interface Goods extends Partial<Omit<BaseRow, 'id'>> {
  */
 export interface IncomeItem extends Partial<Omit<BaseRow, 'id'>> {
   /**
+   * 收支类型名称
+   */
+  expendTypeName?: string;
+  /**
+   * 状态名称
+   */
+  statusName?: string;
+  /**
    * 主键
    */
   id?: string;
@@ -4105,6 +4253,10 @@ export interface Location extends Partial<Omit<BaseRow, 'id'>> {
  */
 export interface LogisticsCompany extends Partial<Omit<BaseRow, 'id'>> {
   /**
+   * 状态名称
+   */
+  statusName?: string;
+  /**
    * 主键
    */
   id?: string;
@@ -4159,6 +4311,14 @@ export interface LogisticsCompany extends Partial<Omit<BaseRow, 'id'>> {
  */
 export interface Member extends Partial<Omit<BaseRow, 'id'>> {
   /**
+   * 主账号名称
+   */
+  isMainName?: string;
+  /**
+   * 状态名称
+   */
+  statusName?: string;
+  /**
    * 主键
    */
   id?: string;
@@ -4204,6 +4364,10 @@ export interface Member extends Partial<Omit<BaseRow, 'id'>> {
  * 合伙人管理（/blade-base/partner）
  */
 export interface Partner extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 状态名称
+   */
+  statusName?: string;
   /**
    * 主键
    */
@@ -4351,6 +4515,10 @@ export interface PriceManagement extends Partial<Omit<BaseRow, 'id'>> {
  */
 export interface Project extends Partial<Omit<BaseRow, 'id'>> {
   /**
+   * 状态名称
+   */
+  statusName?: string;
+  /**
    * 主键
    */
   id?: string;
@@ -4439,6 +4607,14 @@ export interface Route extends Partial<Omit<BaseRow, 'id'>> {
  */
 export interface Settlement extends Partial<Omit<BaseRow, 'id'>> {
   /**
+   * 零售可用名称
+   */
+  isRetailName?: string;
+  /**
+   * 状态名称
+   */
+  statusName?: string;
+  /**
    * 主键
    */
   id?: string;
@@ -4484,6 +4660,34 @@ export interface Settlement extends Partial<Omit<BaseRow, 'id'>> {
  * 职员资料（/blade-base/staff）
  */
 export interface Staff extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 性别名称
+   */
+  sexName?: string;
+  /**
+   * 部门负责人名称
+   */
+  isDeptHeadName?: string;
+  /**
+   * 是否司机名称
+   */
+  isDriverName?: string;
+  /**
+   * 是否系统用户名称
+   */
+  isUserName?: string;
+  /**
+   * 员工类型名称
+   */
+  staffTypeName?: string;
+  /**
+   * 申请审核状态名称
+   */
+  auditStatusName?: string;
+  /**
+   * 状态名称
+   */
+  statusName?: string;
   /**
    * 主键
    */
@@ -4623,6 +4827,10 @@ export interface Staff extends Partial<Omit<BaseRow, 'id'>> {
  */
 export interface SupplierAudit extends Partial<Omit<BaseRow, 'id'>> {
   /**
+   * 审核状态名称
+   */
+  auditStatusName?: string;
+  /**
    * 主键
    */
   id?: string;
@@ -4743,6 +4951,18 @@ export interface SupplierNature extends Partial<Omit<BaseRow, 'id'>> {
  */
 export interface Supplier extends Partial<Omit<BaseRow, 'id'>> {
   /**
+   * 合作状态名称
+   */
+  supplierStatusName?: string;
+  /**
+   * 账期供应商名称
+   */
+  isPeriodContractName?: string;
+  /**
+   * 状态名称
+   */
+  statusName?: string;
+  /**
    * 主键
    */
   id?: string;
@@ -4853,6 +5073,18 @@ export interface Supplier extends Partial<Omit<BaseRow, 'id'>> {
  */
 export interface TaxRate extends Partial<Omit<BaseRow, 'id'>> {
   /**
+   * 是否默认名称
+   */
+  isDefaultName?: string;
+  /**
+   * 是否计税名称
+   */
+  isTaxName?: string;
+  /**
+   * 状态名称
+   */
+  statusName?: string;
+  /**
    * 主键
    */
   id?: string;
@@ -4886,6 +5118,10 @@ export interface TaxRate extends Partial<Omit<BaseRow, 'id'>> {
  * 联营单位（/blade-base/unionorg）
  */
 export interface UnionOrg extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 状态名称
+   */
+  statusName?: string;
   /**
    * 主键
    */
@@ -18453,6 +18689,10 @@ export interface ScddSalesOrderBody extends Partial<Omit<BaseRow, 'id'>> {
  */
 export interface AccountingPeriod extends Partial<Omit<BaseRow, 'id'>> {
   /**
+   * 状态名称
+   */
+  periodStatusName?: string;
+  /**
    * 主键
    */
   id?: string;
@@ -18490,6 +18730,10 @@ export interface AccountingPeriod extends Partial<Omit<BaseRow, 'id'>> {
  * 接口权限（/blade-system/api-scope）
  */
 export interface ApiScope extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 接口类型名称
+   */
+  scopeTypeName?: string;
   /**
    * 主键
    */
@@ -18563,6 +18807,10 @@ export interface Attach extends Partial<Omit<BaseRow, 'id'>> {
  */
 export interface Billrule extends Partial<Omit<BaseRow, 'id'>> {
   /**
+   * 单据类型名称
+   */
+  billTypeName?: string;
+  /**
    * 主键
    */
   id?: string;
@@ -18608,6 +18856,10 @@ export interface Billrule extends Partial<Omit<BaseRow, 'id'>> {
  * 应用管理（/blade-system/client）
  */
 export interface Client extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 授权类型名称
+   */
+  authorizedGrantTypesName?: string;
   /**
    * 主键
    */
@@ -18663,6 +18915,10 @@ export interface Client extends Partial<Omit<BaseRow, 'id'>> {
  */
 export interface DataScope extends Partial<Omit<BaseRow, 'id'>> {
   /**
+   * 规则类型名称
+   */
+  scopeTypeName?: string;
+  /**
    * 主键
    */
   id?: string;
@@ -18713,6 +18969,10 @@ export interface DataScope extends Partial<Omit<BaseRow, 'id'>> {
  */
 export interface Dept extends Partial<Omit<BaseRow, 'id'>> {
   /**
+   * 部门类型名称
+   */
+  deptCategoryName?: string;
+  /**
    * 主键
    */
   id?: string;
@@ -18754,6 +19014,10 @@ export interface Dept extends Partial<Omit<BaseRow, 'id'>> {
  * 业务字典（/blade-system/dict-biz）
  */
 export interface DictBiz extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 封存名称
+   */
+  isSealedName?: string;
   /**
    * 主键
    */
@@ -18808,6 +19072,10 @@ export interface DictBiz extends Partial<Omit<BaseRow, 'id'>> {
  * 系统字典（/blade-system/dict）
  */
 export interface Dict extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 封存名称
+   */
+  isSealedName?: string;
   /**
    * 主键
    */
@@ -18901,6 +19169,18 @@ export interface Fastmenu extends Partial<Omit<BaseRow, 'id'>> {
  */
 export interface IntegrationOutbox extends Partial<Omit<BaseRow, 'id'>> {
   /**
+   * 对接系统名称
+   */
+  targetName?: string;
+  /**
+   * 单据类型名称
+   */
+  billTypeName?: string;
+  /**
+   * 发送状态名称
+   */
+  sendStatusName?: string;
+  /**
    * 主键
    */
   id?: string;
@@ -18946,6 +19226,10 @@ export interface IntegrationOutbox extends Partial<Omit<BaseRow, 'id'>> {
  * 第三方接口注册（/blade-system/interface）
  */
 export interface Interface extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 状态名称
+   */
+  statusName?: string;
   /**
    * 主键
    */
@@ -19137,6 +19421,14 @@ export interface LogError extends Partial<Omit<BaseRow, 'id'>> {
  */
 export interface LogLogin extends Partial<Omit<BaseRow, 'id'>> {
   /**
+   * 授权类型名称
+   */
+  grantTypeName?: string;
+  /**
+   * 是否成功名称
+   */
+  successName?: string;
+  /**
    * 主键
    */
   id?: string;
@@ -19241,6 +19533,30 @@ export interface LogUsual extends Partial<Omit<BaseRow, 'id'>> {
  */
 export interface Menu extends Partial<Omit<BaseRow, 'id'>> {
   /**
+   * 菜单类型名称
+   */
+  categoryName?: string;
+  /**
+   * 按钮功能名称
+   */
+  actionName?: string;
+  /**
+   * 新窗口打开名称
+   */
+  isOpenName?: string;
+  /**
+   * 单据类型名称
+   */
+  billTypeName?: string;
+  /**
+   * 是否隐藏名称
+   */
+  isHiddenName?: string;
+  /**
+   * 显示历史名称
+   */
+  isDisplayHistoryName?: string;
+  /**
    * 主键
    */
   id?: string;
@@ -19319,6 +19635,10 @@ export interface Menu extends Partial<Omit<BaseRow, 'id'>> {
  */
 export interface Menuapp extends Partial<Omit<BaseRow, 'id'>> {
   /**
+   * 菜单类型名称
+   */
+  categoryName?: string;
+  /**
    * 主键
    */
   id?: string;
@@ -19364,6 +19684,14 @@ export interface Menuapp extends Partial<Omit<BaseRow, 'id'>> {
  * 对象存储（/blade-resource/oss）
  */
 export interface Oss extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 分类名称
+   */
+  categoryName?: string;
+  /**
+   * 是否启用名称
+   */
+  statusName?: string;
   /**
    * 主键
    */
@@ -19441,6 +19769,10 @@ export interface Param extends Partial<Omit<BaseRow, 'id'>> {
  */
 export interface Post extends Partial<Omit<BaseRow, 'id'>> {
   /**
+   * 岗位类型名称
+   */
+  categoryName?: string;
+  /**
    * 主键
    */
   id?: string;
@@ -19470,6 +19802,30 @@ export interface Post extends Partial<Omit<BaseRow, 'id'>> {
  * 打印模板（/blade-system/printtemplate）
  */
 export interface PrintTemplate extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 单据类型名称
+   */
+  billTypeName?: string;
+  /**
+   * 纸张名称
+   */
+  paperName?: string;
+  /**
+   * 表头列数名称
+   */
+  headColumnsName?: string;
+  /**
+   * 合计行名称
+   */
+  showTotalsName?: string;
+  /**
+   * 公司抬头名称
+   */
+  showCompanyName?: string;
+  /**
+   * 打印时间名称
+   */
+  showPrintTimeName?: string;
   /**
    * 主键
    */
@@ -19540,6 +19896,10 @@ export interface PrintTemplate extends Partial<Omit<BaseRow, 'id'>> {
  * 行政区划（/blade-system/region）
  */
 export interface Region extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 区划层级名称
+   */
+  regionLevelName?: string;
   /**
    * 主键
    */
@@ -19687,6 +20047,14 @@ export interface SmsOutbox extends Partial<Omit<BaseRow, 'id'>> {
  */
 export interface Sms extends Partial<Omit<BaseRow, 'id'>> {
   /**
+   * 分类名称
+   */
+  categoryName?: string;
+  /**
+   * 是否启用名称
+   */
+  statusName?: string;
+  /**
    * 主键
    */
   id?: string;
@@ -19732,6 +20100,14 @@ export interface Sms extends Partial<Omit<BaseRow, 'id'>> {
  * 第三方登录（/blade-system/social）
  */
 export interface Social extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 平台编码名称
+   */
+  sourceName?: string;
+  /**
+   * 是否启用名称
+   */
+  enabledName?: string;
   /**
    * 主键
    */
@@ -19786,6 +20162,10 @@ export interface Social extends Partial<Omit<BaseRow, 'id'>> {
  * 系统配置（/blade-sys-config/sysconfig）
  */
 export interface Sysconfig extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 前端可见名称
+   */
+  isPublicName?: string;
   /**
    * 主键
    */
@@ -19901,6 +20281,10 @@ export interface Topmenu extends Partial<Omit<BaseRow, 'id'>> {
  */
 export interface UserOauth extends Partial<Omit<BaseRow, 'id'>> {
   /**
+   * 平台编码名称
+   */
+  sourceName?: string;
+  /**
    * 主键
    */
   id?: string;
@@ -19942,6 +20326,22 @@ export interface UserOauth extends Partial<Omit<BaseRow, 'id'>> {
  * 用户管理（/blade-user）
  */
 export interface User extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 租户名称
+   */
+  tenantName?: string;
+  /**
+   * 性别名称
+   */
+  sexName?: string;
+  /**
+   * 用户平台名称
+   */
+  userTypeName?: string;
+  /**
+   * 状态名称
+   */
+  statusName?: string;
   /**
    * 主键
    */

@@ -5,6 +5,40 @@ import type {Expr} from "../shared/expr.ts";
 
 /**
  * This interface was referenced by `ResourceFileSchema`'s JSON-Schema
+ * via the `definition` "lookup".
+ */
+export type Lookup = {
+  /**
+   * Virtual field filled.
+   */
+  field: string;
+  /**
+   * Field holding the id(s).
+   */
+  from: string;
+  resource?: string;
+  /**
+   * Field of the target copied.
+   */
+  take?: string;
+  /**
+   * Target field matched (default id).
+   */
+  match?: string;
+  /**
+   * from holds comma-joined ids; names are joined with commas.
+   */
+  multi?: boolean;
+  /**
+   * Instead of a resource: the value (label) of from's dictionary key (its x-dict, or the tenant's x-dictBiz), the …Name companion BladeX answers beside a key (deptCategory → deptCategoryName).
+   */
+  dictValue?: boolean;
+} & Lookup1;
+export type Lookup1 = {
+  [k: string]: unknown;
+};
+/**
+ * This interface was referenced by `ResourceFileSchema`'s JSON-Schema
  * via the `definition` "fieldRef".
  */
 export type FieldRef = string;
@@ -486,33 +520,6 @@ export interface Endpoint {
   params?: {
     [k: string]: unknown;
   };
-}
-/**
- * This interface was referenced by `ResourceFileSchema`'s JSON-Schema
- * via the `definition` "lookup".
- */
-export interface Lookup {
-  /**
-   * Virtual field filled.
-   */
-  field: string;
-  /**
-   * Field holding the id(s).
-   */
-  from: string;
-  resource: string;
-  /**
-   * Field of the target copied.
-   */
-  take: string;
-  /**
-   * Target field matched (default id).
-   */
-  match?: string;
-  /**
-   * from holds comma-joined ids; names are joined with commas.
-   */
-  multi?: boolean;
 }
 /**
  * This interface was referenced by `ResourceFileSchema`'s JSON-Schema

@@ -89,6 +89,8 @@ describe('personal information', () => {
     await page.getByLabel('确认密码').fill('admin-2');
     await page.locator('form[id=password]').getByRole('button', { name: '提交' }).click();
     await expectMessage(page, '密码修改成功');
+    // Tokens of the old password are refused: the page signs out to the login.
+    await page.waitForURL(/\/login/);
     await signedIn(session.server.url, '000000', 'admin', 'admin-2');
   });
 });

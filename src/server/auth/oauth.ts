@@ -206,8 +206,8 @@ async function loginLog(services: Services, req: FastifyRequest, tenantId: strin
   }
 }
 
-async function token(services: Services, req: FastifyRequest, reply: FastifyReply) {
-  const p = readParams(req);
+async function token(services: Services, req: FastifyRequest, reply: FastifyReply, forced: Params = {}) {
+  const p = { ...readParams(req), ...forced };
   const grant = p.grant_type ?? p.grantType ?? 'password';
   const tenantId = tenantOf(req, p);
   const client = await authenticateClient(services, header(req, 'authorization'));
@@ -269,6 +269,13 @@ export function registerOAuthRoutes(app: FastifyInstance, services: Services) {
     code: '短信验证码或第三方授权码',
     smsId: '短信验证码ID',
     source: '第三方来源（grant_type=social）',
+  }));
+
+  // The session call of spec 000 §7: a refresh by its own path, under the refresh_token grant's rules
+  // (rotation; a used refresh token ends the session).
+  route('POST', '/blade-auth/oauth/token/refresh', (req, reply) => token(services, req, reply, { grant_type: 'refresh_token' }), doc('刷新令牌（同 grant_type=refresh_token：轮换刷新令牌，重复使用已轮换的刷新令牌将结束会话）', {
+    refresh_token: '刷新令牌（也可用 refreshToken）',
+    tenantId: '租户ID',
   }));
 
   const open = { noClient: true };

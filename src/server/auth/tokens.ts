@@ -23,6 +23,54 @@ export async function userProfile(services: Services, tenantId: string, user: Ro
   };
 }
 
+/**
+ * The password a token was issued under, as a short digest of the stored hash (the hash itself
+ * never leaves the database): a token whose stamp differs was issued before a password change.
+ */
+export function passwordStamp(hash: unknown): string {
+  return crypto.createHash('sha256').update(String(hash ?? '')).digest('base64url').slice(0, 16);
+}
+
+interface AuthState {
+  status: number;
+  roleIds: string[];
+  roleAliases: string[];
+  deptIds: string[];
+  stamp: string;
+}
+
+/**
+ * What a token's holder may do now: the user's status, roles and departments and the stamp of the
+ * password, read on every call (2 s cache, cleared by any write to the users or roles on this node):
+ * disabling or removing a user, resetting a password or changing roles takes effect on the next call.
+ */
+async function authState(services: Services, tenantId: string, userId: string): Promise<AuthState | undefined> {
+  const { store } = services;
+  const users = services.m('user').table;
+  const row = await store.cached(users, `auth|${tenantId}|${userId}`, 2000, () =>
+    store.db
+      .selectFrom(users)
+      .select(['status', 'role_id', 'dept_id', 'password'])
+      .where('tenant_id', '=', tenantId)
+      .where('id', '=', userId)
+      .where('is_deleted', '=', 0)
+      .executeTakeFirst(),
+  );
+  if (!row) return undefined;
+  const ids = String(row.role_id ?? '').split(',').filter(Boolean);
+  const roleModel = services.m('role');
+  const roles = ids.length
+    ? await store.cached(roleModel.table, `auth|${tenantId}|${ids.join(',')}`, 2000, () => store.find(roleModel, tenantId, { where: { id: ids } }))
+    : [];
+  return {
+    status: Number(row.status),
+    roleIds: roles.map((r) => String(r.id)),
+    roleAliases: roles.map((r) => String(r.roleAlias)),
+    deptIds: String(row.dept_id ?? '').split(',').filter(Boolean),
+    stamp: passwordStamp(row.password),
+  };
+}
+
 /** Issues an access/refresh pair on a (new or continuing) session; the refresh jti rotates every time. */
 export async function issueTokens(
   services: Services,
@@ -34,6 +82,7 @@ export async function issueTokens(
   const profile = await userProfile(services, tenantId, user);
   if (!profile.roleIds.length) throw new OAuthError('access_denied', '未获得用户的角色信息');
   const { store, signer, internal } = services;
+  const state = await authState(services, tenantId, String(user.id));
   const refreshJti = crypto.randomUUID();
   const actor = { tenantId, userId: String(user.id) };
   // Row ids are at most 32 characters (varchar(32) on PostgreSQL): a dashless UUID fits.
@@ -53,6 +102,7 @@ export async function issueTokens(
     did: profile.deptIds.join(','),
     cid: client.clientId,
     sid,
+    pst: state?.stamp ?? '',
   };
   const access = signer.sign({ ...common, typ: 'access' }, client.accessTokenValidity);
   const refresh = signer.sign({ ...common, typ: 'refresh', jti: refreshJti }, client.refreshTokenValidity);
@@ -98,6 +148,11 @@ export async function refreshSession(services: Services, token: string, client: 
   }
   const user = await services.store.get(services.m('user'), tenantId, String(claims.uid));
   if (!user || Number(user.status) === 2) throw new OAuthError('invalid_grant', '用户不存在或已被禁用');
+  const state = await authState(services, tenantId, String(claims.uid));
+  if (state?.stamp !== claims.pst) {
+    await revokeSession(services, tenantId, String(claims.sid));
+    throw new OAuthError('invalid_grant', '密码已修改,请重新登录');
+  }
   return issueTokens(services, tenantId, user, client, String(claims.sid));
 }
 
@@ -108,6 +163,18 @@ export async function revokeSession(services: Services, tenantId: string, sessio
     .set({ revoked: 1, update_time: formatDateTime() })
     .where('tenant_id', '=', tenantId)
     .where('id', '=', sessionId)
+    .execute();
+}
+
+/** Ends every session of these users (disabled or removed): their refresh tokens die with them. */
+export async function revokeUserSessions(services: Services, tenantId: string, userIds: string[]) {
+  if (!userIds.length) return;
+  services.store.invalidate('blade_session');
+  await services.store.db
+    .updateTable('blade_session')
+    .set({ revoked: 1, update_time: formatDateTime() })
+    .where('tenant_id', '=', tenantId)
+    .where('user_id', 'in', userIds)
     .execute();
 }
 
@@ -133,14 +200,17 @@ export async function authenticate(services: Services, req: FastifyRequest): Pro
     services.store.get(services.internal.session, tenantId, String(claims.sid)),
   );
   if (!session || Number(session.revoked) === 1) throw unauthorized('令牌已失效,请重新登录');
-  const roleAliases = String(claims.ral ?? '').split(',').filter(Boolean);
-  const deptIds = String(claims.did ?? '').split(',').filter(Boolean);
+  // Rights are the user's as they are now, not as they were when the token was issued.
+  const state = await authState(services, tenantId, String(claims.uid));
+  if (!state || state.status === 2) throw unauthorized('用户不存在或已被禁用,请重新登录');
+  if (state.stamp !== claims.pst) throw unauthorized('密码已修改,请重新登录');
+  const { roleAliases, deptIds } = state;
   return {
     tenantId,
     userId: String(claims.uid),
     deptId: deptIds[0],
     account: String(claims.acc),
-    roleIds: String(claims.rid ?? '').split(',').filter(Boolean),
+    roleIds: state.roleIds,
     roleAliases,
     deptIds,
     clientId: String(claims.cid),

@@ -184,16 +184,17 @@ async function resolveLookups(ctx: Ctx, model: Model, rows: { data: Row; number:
   const caller = mustCaller(ctx);
   const props = model.resource?.entity.properties ?? {};
   for (const lookup of model.resource?.lookups ?? []) {
-    const target = ctx.services.registry.models.get(lookup.resource);
+    const { take } = lookup;
+    const target = ctx.services.registry.models.get(lookup.resource ?? '');
     const match = lookup.match ?? 'id';
-    if (!target || !target.filterable.has(lookup.take) || !model.fields.has(lookup.from)) continue;
+    if (!take || !target || !target.filterable.has(take) || !model.fields.has(lookup.from)) continue;
     const namesOf = (data: Row) => (lookup.multi ? String(data[lookup.field]).split(',') : [String(data[lookup.field])]).map((n) => n.trim()).filter(Boolean);
     const pending = rows.filter((r) => !blank(r.data[lookup.field]) && blank(r.data[lookup.from]));
     const names = [...new Set(pending.flatMap((r) => namesOf(r.data)))];
     const keys = new Map<string, string[]>();
     for (let i = 0; i < names.length; i += 500) {
-      for (const found of await ctx.services.store.find(target, caller.tenantId, { where: { [lookup.take]: names.slice(i, i + 500) } })) {
-        const name = String(found[lookup.take]);
+      for (const found of await ctx.services.store.find(target, caller.tenantId, { where: { [take]: names.slice(i, i + 500) } })) {
+        const name = String(found[take]);
         keys.set(name, [...(keys.get(name) ?? []), String(found[match])]);
       }
     }

@@ -102,10 +102,15 @@ async function runReads(services: Services, tenantId: string, reads: Read[]): Pr
 export async function fillLookupsMany(services: Services, tenantId: string, groups: [Model, Row[]][]): Promise<void> {
   const reads = new Map<string, Read>();
   const uses: { lookup: LookupDef; rows: Row[]; read?: Read }[] = [];
+  const dictUses: { model: Model; lookup: LookupDef; rows: Row[] }[] = [];
   for (const [model, rows] of groups) {
     if (!rows.length) continue;
     for (const lookup of model.resource?.lookups ?? []) {
-      const target = services.registry.models.get(lookup.resource);
+      if (lookup.dictValue) {
+        dictUses.push({ model, lookup, rows });
+        continue;
+      }
+      const target = services.registry.models.get(lookup.resource ?? '');
       if (!target) continue;
       const match = lookup.match ?? 'id';
       const keys = rows.flatMap((row) => keysOf(lookup, row[lookup.from]));
@@ -117,7 +122,7 @@ export async function fillLookupsMany(services: Services, tenantId: string, grou
       let read = reads.get(id);
       if (!read) reads.set(id, (read = { target, match, keys: new Set(), takes: new Set() }));
       for (const k of keys) read.keys.add(k);
-      read.takes.add(lookup.take);
+      read.takes.add(lookup.take ?? '');
       uses.push({ lookup, rows, read });
     }
   }
@@ -126,11 +131,34 @@ export async function fillLookupsMany(services: Services, tenantId: string, grou
     for (const row of rows) {
       row[lookup.field] = read
         ? keysOf(lookup, row[lookup.from])
-            .map((k) => read.found!.get(k)?.[lookup.take])
+            .map((k) => read.found!.get(k)?.[lookup.take!])
             .filter((v) => v !== undefined && v !== null)
             .join(',')
         : '';
     }
+  }
+  for (const use of dictUses) await fillDictValues(services, tenantId, use.model, use.lookup, use.rows);
+}
+
+/**
+ * A dictionary key's value beside it (deptCategory 1 → deptCategoryName 公司), as BladeX answers
+ * its …Name companions: the from field's dictionary (x-dict, or the tenant's x-dictBiz), live items
+ * as the tenant keeps them, read once per dictionary and kept two seconds.
+ */
+async function fillDictValues(services: Services, tenantId: string, model: Model, lookup: LookupDef, rows: Row[]): Promise<void> {
+  const prop = model.resource?.entity.properties[lookup.from];
+  const code = prop?.['x-dict'] ?? prop?.['x-dictBiz'];
+  if (!code || !rows.length) return;
+  const dictModel = services.m(prop?.['x-dict'] ? 'dict' : 'dict-biz');
+  const values = await services.store.cached(dictModel.table, `values|${tenantId}|${code}`, TTL_MS, async () => {
+    const items = await services.store.find(dictModel, tenantId, { where: { code } });
+    return new Map(items.filter((i) => String(i.parentId) !== '0').map((i) => [String(i.dictKey), String(i.dictValue ?? '')]));
+  });
+  for (const row of rows) {
+    row[lookup.field] = keysOf(lookup, row[lookup.from])
+      .map((k) => values.get(k))
+      .filter((v) => v !== undefined)
+      .join(',');
   }
 }
 

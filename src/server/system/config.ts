@@ -36,12 +36,13 @@ export function registerConfigHandlers(services: Services) {
     return store.find(model, caller.tenantId, { where: { parentCode: code }, orderBy: [{ column: 'sort', dir: 'asc' }, { column: 'code', dir: 'asc' }] });
   });
 
+  /** tenant/info (domain): the tenant of a domain; an empty object when none, as BladeX answers (Saber reads data.tenantId). */
   services.register('tenant.info', async (ctx, model) => {
     const domain = valueParam(ctx, 'domain');
-    if (!domain) return null;
+    if (!domain) return {};
     const rows = await store.find(model, PLATFORM_TENANT, { where: { domain } });
     const t = rows[0];
-    return t ? { tenantId: t.tenantId, tenantName: t.tenantName, domain: t.domain, backgroundUrl: t.backgroundUrl ?? '' } : null;
+    return t ? { tenantId: t.tenantId, tenantName: t.tenantName, domain: t.domain, backgroundUrl: t.backgroundUrl ?? '' } : {};
   });
 
   /** New tenants get their own code, administrator, menus, dictionaries and regions. */

@@ -24,6 +24,8 @@ async function setPassword(services: Services, tenantId: string, userId: string,
     .where('tenant_id', '=', tenantId)
     .where('id', '=', userId)
     .execute();
+  // The holder's tokens carry the old password's stamp: their next call is refused.
+  services.store.invalidate(services.m('user').table);
 }
 
 async function initPassword(services: Services, tenantId: string): Promise<string> {

@@ -160,7 +160,7 @@ export const en: Record<MessageKey, string> = {
   'info.newPassword1': 'Confirm password',
   'info.newPassword1Required': 'Please enter the new password again',
   'info.passwordMismatch': 'The two passwords do not match!',
-  'info.passwordChanged': 'Password changed',
+  'info.passwordChanged': 'Password changed: please sign in with the new password',
 
   'iframe.missing': 'No page address to embed',
   'iframe.openNew': 'Open in a new window',

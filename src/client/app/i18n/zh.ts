@@ -158,7 +158,7 @@ export const zh = {
   'info.newPassword1': '确认密码',
   'info.newPassword1Required': '请再次输入新密码',
   'info.passwordMismatch': '两次输入密码不一致!',
-  'info.passwordChanged': '密码修改成功',
+  'info.passwordChanged': '密码修改成功，请使用新密码重新登录',
 
   'iframe.missing': '缺少要嵌入的页面地址',
   'iframe.openNew': '在新窗口打开',

@@ -34,7 +34,7 @@ export function ItemsBar({ lineResource, doc, lines, head }: Props) {
   const prop = lineResource.entity.properties[item];
   const itemResource = useResource(typeof prop?.['x-ref'] === 'string' ? prop['x-ref'] : undefined).resource;
   const picker = useMemo(() => (itemResource ? resolvePicker(itemResource, 'default') : undefined), [itemResource]);
-  const fills = (lineResource.lookups ?? []).filter((l) => l.from === item);
+  const fills = (lineResource.lookups ?? []).flatMap((l) => (l.from === item && l.take ? [{ field: l.field, take: l.take }] : []));
   const typed = typeof prop?.['x-ref'] !== 'string';
 
   const pick = () => {

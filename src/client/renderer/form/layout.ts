@@ -101,7 +101,7 @@ function specOf(resource: ResourceFile, def: FormFieldObject, mode: FormMode, de
   const prop = fieldOf(resource, def.field) ?? { title: def.field };
   const widget = def.widget ?? (def.picker && !prop['x-ref'] ? 'picker' : deriveWidget(def.field, prop));
   // Several lookups may read from one id (goods → code, name, unit): the input shows the name.
-  const lookups = resource.lookups?.filter((entry) => entry.from === def.field) ?? [];
+  const lookups = (resource.lookups ?? []).flatMap((entry) => (entry.from === def.field && entry.take ? [{ field: entry.field, take: entry.take }] : []));
   const lookup = lookups.find((entry) => /name$/i.test(entry.field)) ?? lookups[0];
   return {
     name: def.field,

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { App, Button, Form, Input } from 'antd';
 import { updatePassword } from '../../../api/shell.ts';
 import { useT } from '../../i18n/index.ts';
+import { signOut } from '../../session/signIn.ts';
 
 interface PasswordFields {
   oldPassword: string;
@@ -20,8 +21,10 @@ export function PasswordForm() {
     setSaving(true);
     try {
       await updatePassword(values);
+      // Every token issued under the old password is refused from now on, this one too: sign in again.
       void message.success(t('info.passwordChanged'));
       form.resetFields();
+      await signOut();
     } catch {
       // Shown by the HTTP client (e.g. a wrong current password).
     } finally {

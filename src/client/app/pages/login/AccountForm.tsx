@@ -3,6 +3,7 @@ import { Button, Form, Input } from 'antd';
 import LockOutlined from '@ant-design/icons/es/icons/LockOutlined';
 import UserOutlined from '@ant-design/icons/es/icons/UserOutlined';
 import { loginByPassword } from '../../../api/auth.ts';
+import { ApiError } from '../../../api/http.ts';
 import { useSession } from '../../../store/session.ts';
 import { useT } from '../../i18n/index.ts';
 import { website } from '../../website.ts';
@@ -15,11 +16,14 @@ interface AccountFields {
   captcha?: CaptchaValue;
 }
 
-/** Username + password sign-in (password sent as md5 hex), with a captcha row when configured. */
+/** Username + password sign-in (password sent as md5 hex), with a captcha row when configured or asked for. */
 export function AccountForm({ tenantId }: { tenantId: () => Promise<string | undefined> }) {
   const t = useT();
   const [form] = Form.useForm<AccountFields>();
-  const captchaMode = useSession((s) => s.config.captchaMode ?? website.captchaMode);
+  const configured = useSession((s) => s.config.captchaMode ?? website.captchaMode);
+  // After repeated failures on an account the server asks for the captcha (answer `captcha: true`).
+  const [asked, setAsked] = useState(false);
+  const captchaMode = configured || asked;
   const finish = useFinishSignIn();
   const [busy, setBusy] = useState(false);
   const [captchaRound, setCaptchaRound] = useState(0);
@@ -36,9 +40,10 @@ export function AccountForm({ tenantId }: { tenantId: () => Promise<string | und
         captcha: captchaMode && values.captcha ? values.captcha : undefined,
       });
       await finish(token, tenant);
-    } catch {
+    } catch (error) {
       // The HTTP client already showed the server's message (e.g. 用户名或密码错误).
-      if (captchaMode) setCaptchaRound((n) => n + 1);
+      if (error instanceof ApiError && (error.body as { captcha?: unknown } | undefined)?.captcha === true) setAsked(true);
+      setCaptchaRound((n) => n + 1);
       setBusy(false);
     }
   };
