@@ -1,7 +1,8 @@
 /**
  * Acceptance 2: failed sign-ins answer HTTP 400 `{error, error_description}` with the texts a user
  * needs (wrong password, locked account, unknown tenant, wrong captcha), and five wrong passwords
- * lock the account even against the right one.
+ * lock the account even against the right one — at that client address only (issue 16 §1): from
+ * elsewhere the rightful user still signs in, answering the captcha the account now asks for.
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { databases, startTestServer, type TestServer } from '../support/server.ts';
@@ -106,6 +107,33 @@ describe.each(databases())('failed sign-in ($name)', ({ databaseUrl }) => {
     const again = await api.grant(query, { 'captcha-key': second.key, 'captcha-code': second.code });
     expect(again.status).toBe(400);
     expect(again.body.error_description).toBe('验证码不正确');
+  });
+
+  test('the lock holds at the address it came from; elsewhere the account asks for the captcha, which lets the user in', async () => {
+    await newUser('target', 'Right-Pass3');
+    const api = new Api(server.url);
+    const from = (ip: string, password: string, extra: Record<string, string> = {}, grant = 'password') =>
+      api.grant({ grant_type: grant, username: 'target', password: md5(password) }, { 'x-forwarded-for': ip, ...extra });
+    for (let i = 1; i <= 5; i++) expect((await from('203.0.113.7', `wrong-${i}`)).body.error_description).toBe('用户名或密码错误');
+    const attacker = await from('203.0.113.7', 'Right-Pass3');
+    expect(attacker.body.error_description).toContain('锁定');
+
+    // The rightful user elsewhere is not locked out, but the account now wants the captcha.
+    const asked = await from('198.51.100.20', 'Right-Pass3');
+    expect(asked.status).toBe(400);
+    expect(asked.body).toMatchObject({ error: 'invalid_grant', error_description: '该账号登录失败次数过多，请输入验证码', captcha: true });
+    const reply = await api.call('GET', '/blade-auth/oauth/captcha', { basic: null, token: null });
+    const row = await server.services.store.get(server.services.internal.captcha, '000000', String(reply.body.key));
+    const ok = await from('198.51.100.20', 'Right-Pass3', { 'captcha-key': String(reply.body.key), 'captcha-code': String(row!.code) }, 'captcha');
+    expect(ok.status).toBe(200);
+    expect(ok.body.account).toBe('target');
+    // A success clears the account's count: no captcha next time (the attacker's address stays locked).
+    expect((await from('198.51.100.20', 'Right-Pass3')).status).toBe(200);
+    expect((await from('203.0.113.7', 'Right-Pass3')).body.error_description).toContain('锁定');
+    // 账号解封 lifts the lock at every address.
+    const [user] = expectOk<{ records: { id: string; account: string }[] }>(await admin.get('/blade-user/page', { account: 'target' })).records.filter((u) => u.account === 'target');
+    expectOk(await admin.call('POST', '/blade-user/unlock', { query: { userIds: user.id } }));
+    expect((await from('203.0.113.7', 'Right-Pass3')).status).toBe(200);
   });
 
   test('failed sign-ins are written to the login log', async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { expectOk, signedIn } from '../support/client.ts';
+import { Api, expectOk, md5, signedIn } from '../support/client.ts';
 import { launchBrowser, screenshot, type Browser } from './support/browser.ts';
 import { cookie, expectMessage, settle, signIn, storedContent } from './support/shell.ts';
 
@@ -126,5 +126,44 @@ describe('sign-in and session', () => {
     await page.locator('form[id=phone-login]').getByRole('button', { name: '登录' }).click();
     await page.waitForURL(/\/wel\/home\/index$/);
     await page.getByTestId('sidebar').waitFor();
+  });
+
+  test('after five failures elsewhere the form asks for the captcha, and the right one signs in', async () => {
+    const admin = await signedIn(server.url);
+    const roleId = expectOk<{ id: string }[]>(await admin.get('/blade-system/role/list', { roleAlias_equal: 'user' }))[0].id;
+    const deptId = expectOk<{ id: string }[]>(await admin.get('/blade-system/dept/list'))[0].id;
+    expectOk(await admin.post('/blade-user/submit', { account: 'wanted', password: 'Right-Pass9', realName: '被猜密码的人', roleId, deptId }));
+    // Someone at another address guesses five times: that address is locked, this one is not.
+    const guesser = new Api(server.url);
+    for (let i = 0; i < 5; i++) await guesser.grant({ grant_type: 'password', username: 'wanted', password: md5(`guess-${i}`) }, { 'x-forwarded-for': '203.0.113.9' });
+
+    const { page, context } = browser;
+    await context.clearCookies();
+    await page.goto(`${server.url}/login`);
+    await page.evaluate(() => localStorage.clear());
+    await page.goto(`${server.url}/login`);
+    await page.getByPlaceholder('用户名').fill('wanted');
+    await page.getByPlaceholder('密码').fill('Right-Pass9');
+    // The captcha the form shows is the last one it fetched.
+    const keys: string[] = [];
+    const onResponse = (response: import('playwright-core').Response) => {
+      if (response.url().includes('/blade-auth/oauth/captcha')) void response.json().then((b: { key?: string }) => b.key && keys.push(b.key), () => undefined);
+    };
+    page.on('response', onResponse);
+    await page.getByRole('button', { name: '登录' }).click();
+    await expectMessage(page, '该账号登录失败次数过多，请输入验证码');
+    const captchaInput = page.getByPlaceholder('验证码');
+    await captchaInput.waitFor();
+    await settle(page);
+    await expect.poll(() => keys.length).toBeGreaterThan(0);
+    page.off('response', onResponse);
+    // The code drawn in the image, read where the server keeps it.
+    const row = await server.services.store.get(server.services.internal.captcha, '000000', keys.at(-1)!);
+    const code = String(row?.code ?? '');
+    expect(code).not.toBe('');
+    await captchaInput.fill(code);
+    await screenshot(page, 'login-captcha-asked');
+    await page.getByRole('button', { name: '登录' }).click();
+    await page.waitForURL(/\/wel\/home\/index$/);
   });
 });

@@ -55,33 +55,51 @@ function nowPlus(minutes: number) {
   return formatDateTime(new Date(Date.now() + minutes * 60_000));
 }
 
-/** Five wrong passwords lock tenant+account for 30 minutes (param account.failCount may change five). */
-async function passwordGrant(services: Services, tenantId: string, p: Params): Promise<Row> {
+/** The client address as a short digest: the lock key fits the account column and stores no address. */
+function addressTag(ip: string): string {
+  return crypto.createHash('sha256').update(ip).digest('hex').slice(0, 10);
+}
+
+/**
+ * Wrong passwords are counted per account and client address, and per account from anywhere.
+ * Five from one address lock the account for that address for 30 minutes (param account.failCount
+ * may change five): someone elsewhere cannot lock the rightful user out. Five from anywhere make
+ * the account ask for the captcha (answer `captcha: true`; the captcha grant passes) until a
+ * success; signing in by phone code is never locked.
+ */
+async function passwordGrant(services: Services, tenantId: string, p: Params, from: { ip: string; captchaPassed: boolean }): Promise<Row> {
   const account = p.username ?? p.account ?? '';
   const password = p.password ?? '';
   if (!account || !password) throw new OAuthError('invalid_grant', '用户名或密码错误');
   const { store, internal } = services;
   const failModel = internal.loginFail;
-  const key = `${account}`;
-  const fail = (await store.find(failModel, tenantId, { where: { account: key } }))[0];
+  const here = `${account.slice(0, 52)}|${addressTag(from.ip)}`;
+  const anywhere = account.slice(0, 64);
+  const [local, overall] = await Promise.all([here, anywhere].map(async (key) => (await store.find(failModel, tenantId, { where: { account: key } }))[0]));
   const now = formatDateTime();
-  if (fail?.lockedUntil && String(fail.lockedUntil) > now) {
+  if (local?.lockedUntil && String(local.lockedUntil) > now) {
     throw new OAuthError('access_denied', `登录错误次数过多,账号已锁定${LOCK_MINUTES}分钟,请稍后再试`);
+  }
+  const limit = await failLimit(services, tenantId);
+  if (!from.captchaPassed && overall && Number(overall.failCount) >= limit) {
+    throw new OAuthError('invalid_grant', '该账号登录失败次数过多，请输入验证码', 400, { captcha: true });
   }
   const user = await findUser(services, tenantId, { account });
   const hash = user ? await passwordHash(services, tenantId, String(user.id)) : undefined;
   const good = user ? await verifyPassword(password, hash) : false;
+  const actor = { tenantId, userId: '0' };
   if (!good) {
-    const limit = await failLimit(services, tenantId);
-    const lockExpired = Boolean(fail?.lockedUntil) && String(fail?.lockedUntil) <= now;
-    const count = (fail && !lockExpired ? Number(fail.failCount) : 0) + 1;
+    const lockExpired = Boolean(local?.lockedUntil) && String(local?.lockedUntil) <= now;
+    const count = (local && !lockExpired ? Number(local.failCount) : 0) + 1;
     const lockedUntil = count >= limit ? nowPlus(LOCK_MINUTES) : null;
-    const actor = { tenantId, userId: '0' };
-    if (fail) await store.update(failModel, actor, String(fail.id), { failCount: count, lockedUntil });
-    else await store.insert(failModel, actor, { account: key, failCount: count, lockedUntil });
+    if (local) await store.update(failModel, actor, String(local.id), { failCount: count, lockedUntil });
+    else await store.insert(failModel, actor, { account: here, failCount: count, lockedUntil });
+    if (overall) await store.update(failModel, actor, String(overall.id), { failCount: Number(overall.failCount) + 1, lockedUntil: null });
+    else await store.insert(failModel, actor, { account: anywhere, failCount: 1, lockedUntil: null });
     throw new OAuthError('invalid_grant', '用户名或密码错误');
   }
-  if (fail) await store.softRemove(failModel, { tenantId, userId: '0' }, [String(fail.id)]);
+  const done = [local, overall].filter((r): r is Row => Boolean(r)).map((r) => String(r.id));
+  if (done.length) await store.softRemove(failModel, actor, done);
   return user!;
 }
 
@@ -226,10 +244,10 @@ async function token(services: Services, req: FastifyRequest, reply: FastifyRepl
     } else {
       await checkTenant(services, tenantId);
       let user: Row;
-      if (grant === 'password') user = await passwordGrant(services, tenantId, p);
+      if (grant === 'password') user = await passwordGrant(services, tenantId, p, { ip: req.ip, captchaPassed: false });
       else if (grant === 'captcha') {
         await captchaCheck(services, req);
-        user = await passwordGrant(services, tenantId, p);
+        user = await passwordGrant(services, tenantId, p, { ip: req.ip, captchaPassed: true });
       } else if (grant === 'sms_code') user = await smsGrant(services, tenantId, p);
       else if (grant === 'social') user = await socialGrant(services, tenantId, p);
       else throw new OAuthError('unsupported_grant_type', `不支持的授权类型：${grant}`);

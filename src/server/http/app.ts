@@ -21,7 +21,9 @@ export async function createHttpApp(services: Services, opts: { logger?: boolean
   const app = Fastify({
     logger: opts.logger ?? false,
     bodyLimit: 10 * 1024 * 1024,
-    trustProxy: true,
+    // X-Forwarded-For is believed only from a proxy on this machine (or the addresses in
+    // ERP_TRUST_PROXY): a client naming its own address would escape the per-address sign-in lock.
+    trustProxy: process.env.ERP_TRUST_PROXY || 'loopback',
     // Ids and filters arrive as query strings like ids=1,2 — keep them plain strings.
     routerOptions: { ignoreTrailingSlash: true },
   });

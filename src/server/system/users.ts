@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Services } from '../services.ts';
 import type { Ctx } from '../http/context.ts';
 import { mustCaller } from '../http/context.ts';
@@ -191,7 +192,20 @@ export function registerUserHandlers(services: Services) {
     const found = await store.find(users(), caller.tenantId, { where: { id: ids } });
     const accounts = found.map((u) => String(u.account));
     if (accounts.length) {
-      await store.db.deleteFrom('blade_login_fail').where('tenant_id', '=', caller.tenantId).where('account', 'in', accounts).execute();
+      // The account's count from anywhere and its lock at every address (account|address).
+      await store.db
+        .deleteFrom('blade_login_fail')
+        .where('tenant_id', '=', caller.tenantId)
+        .where((eb) =>
+          eb.or(
+            accounts.flatMap((a) => {
+              const prefix = `${a.slice(0, 52)}|`;
+              return [eb('account', '=', a), eb(sql<string>`substr(account, 1, ${prefix.length})`, '=', prefix)];
+            }),
+          ),
+        )
+        .execute();
+      store.invalidate('blade_login_fail');
     }
     return undefined;
   });
