@@ -57,9 +57,11 @@ describe.each(databases())('upload ($name)', ({ databaseUrl }) => {
     expect(data.link.startsWith(data.domain)).toBe(true);
     expect(data.link.endsWith(data.name)).toBe(true);
     expect(await attachCount()).toBe(before + 1);
-    const res = await fetch(data.link);
+    // Served to a signed-in user of the tenant: by the token header, or the token cookie an <img> sends.
+    const res = await fetch(data.link, { headers: { 'blade-auth': `bearer ${admin.token}` } });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('image/png');
+    expect((await fetch(data.link, { headers: { cookie: `saber-access-token=${admin.token}` } })).status).toBe(200);
     expect(Buffer.from(await res.arrayBuffer()).equals(png)).toBe(true);
     // The attachment row points at the same object.
     const attach = expectOk(await admin.get('/blade-resource/attach/detail', { id: data.attachId }));
@@ -98,6 +100,29 @@ describe.each(databases())('upload ($name)', ({ databaseUrl }) => {
     const wrongField = multipart('upload', 'a.png', pngBytes());
     const reply = await admin.call('POST', PUT, { body: wrongField.body, headers: { 'content-type': wrongField.contentType } });
     expect(reply.status).toBe(400);
+  });
+
+  test('a file is not served to strangers or other tenants; a signed link opens it until it expires', async () => {
+    const data = expectOk(await upload('合同.png', pngBytes(2, 2)), 'upload');
+    const anonymous = await fetch(data.link);
+    expect(anonymous.status).toBe(401);
+    expect((await anonymous.json()).msg).toBe('请先登录');
+    // A user of another tenant gets no file at all (as if none existed).
+    const other = await signedIn(server.url, '100001', 'admin', 'admin');
+    expect((await fetch(data.link, { headers: { 'blade-auth': `bearer ${other.token}` } })).status).toBe(404);
+    const signed = expectOk<{ link: string; expires: number }>(await admin.get('/blade-resource/oss/endpoint/sign-link', { link: data.link, expires: 60 }));
+    expect((await fetch(new URL(signed.link, server.url))).status).toBe(200);
+    // A signature altered, or for another expiry, or past its expiry, opens nothing.
+    const url = new URL(signed.link, server.url);
+    url.searchParams.set('expires', String(signed.expires + 1));
+    expect((await fetch(url)).status).toBe(404);
+    const past = Math.floor(Date.now() / 1000) - 1;
+    const { fileLinkSignature } = await import('../../src/server/files/routes.ts');
+    const expired = new URL(data.link);
+    expired.search = `?expires=${past}&signature=${fileLinkSignature(server.services, data.name, past)}`;
+    expect((await fetch(expired)).status).toBe(404);
+    // Another tenant cannot sign this tenant's file.
+    expect((await other.get('/blade-resource/oss/endpoint/sign-link', { link: data.link })).body.msg).toBe('文件不存在');
   });
 
   test('stored files are only served under their exact key', async () => {

@@ -24,6 +24,18 @@ export class JwtSigner {
     return { token: `${body}.${sig}`, claims: full };
   }
 
+  /** A MAC of `text` under the server's secret (signed file links). */
+  mac(text: string): string {
+    return crypto.createHmac('sha256', this.secret).update(text).digest('base64url');
+  }
+
+  /** True when `mac` is the MAC of `text` (compared in constant time). */
+  checkMac(text: string, mac: string): boolean {
+    const expected = Buffer.from(this.mac(text));
+    const given = Buffer.from(mac);
+    return given.length === expected.length && crypto.timingSafeEqual(given, expected);
+  }
+
   /** Returns the claims of a well-signed, unexpired token; 'expired' or null otherwise. */
   verify(token: string): JwtClaims | 'expired' | null {
     const parts = token.split('.');

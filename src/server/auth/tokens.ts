@@ -187,9 +187,22 @@ export function bearerToken(req: FastifyRequest): string | undefined {
   return /^bearer /i.test(raw) ? raw.slice(7).trim() : undefined;
 }
 
+/** The access token a browser keeps in its cookie (sent with an <img>, which cannot send headers). */
+export function cookieToken(req: FastifyRequest): string | undefined {
+  for (const part of String(req.headers.cookie ?? '').split(/;\s*/)) {
+    const at = part.indexOf('=');
+    if (at > 0 && decodeURIComponent(part.slice(0, at)) === 'saber-access-token') return decodeURIComponent(part.slice(at + 1)) || undefined;
+  }
+  return undefined;
+}
+
 /** The caller of a request, from its Blade-Auth token; 401 when missing, forged, expired or revoked. */
 export async function authenticate(services: Services, req: FastifyRequest): Promise<Caller> {
-  const token = bearerToken(req);
+  return callerOf(services, bearerToken(req));
+}
+
+/** The caller holding an access token; 401 when missing, forged, expired or revoked. */
+export async function callerOf(services: Services, token: string | undefined): Promise<Caller> {
   if (!token) throw unauthorized('缺失令牌,鉴权失败');
   const claims = services.signer.verify(token);
   if (claims === 'expired') throw unauthorized('令牌已过期,请重新登录');

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import type { Services } from '../services.ts';
+import { fileLinkSignature } from '../files/routes.ts';
 import { mustCaller } from '../http/context.ts';
 import { badRequest } from '../errors.ts';
 import { resolveKey } from '../files/storage.ts';
@@ -54,6 +55,22 @@ export function registerResourceHandlers(services: Services) {
   services.register('oss.putFile', async (ctx) => {
     const { link, domain, name, originalName, attachId } = await receiveUpload(services, ctx);
     return { link, domain, name, originalName, attachId };
+  });
+
+  /**
+   * endpoint/sign-link (link or name, expires seconds: default 3600, at most 7 days): a link to one
+   * of the tenant's files that anyone may open until it expires (a mall page, a partner's mail).
+   */
+  services.register('oss.signLink', async (ctx) => {
+    const caller = mustCaller(ctx);
+    const given = valueParam(ctx, 'link', 'name') ?? '';
+    const name = given.replace(/^.*?\/oss\//, '').split('?')[0];
+    if (!name.startsWith(`${caller.tenantId}/`) || !resolveKey(services.config.dataDir, name)) throw badRequest('文件不存在');
+    const seconds = Number(valueParam(ctx, 'expires') ?? 3600);
+    if (!Number.isInteger(seconds) || seconds < 60 || seconds > 7 * 24 * 3600) throw badRequest('有效期应为60秒到7天之间的整数秒');
+    const expires = Math.floor(Date.now() / 1000) + seconds;
+    const base = given.includes('/oss/') ? given.split('?')[0] : `/oss/${name}`;
+    return { link: `${base}?expires=${expires}&signature=${fileLinkSignature(services, name, expires)}`, expires };
   });
 
   services.register('oss.removeFile', async (ctx) => {
