@@ -18911,6 +18911,72 @@ export interface Client extends Partial<Omit<BaseRow, 'id'>> {
 }
 
 /**
+ * 公司信息（/blade-system/companyinfo）
+ */
+export interface CompanyInfo extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 编码
+   */
+  code?: string;
+  /**
+   * 公司名称
+   */
+  companyName: string;
+  /**
+   * 公司简称
+   */
+  shortName?: string;
+  /**
+   * 税号
+   */
+  taxNo?: string;
+  /**
+   * 法定代表人
+   */
+  legalPerson?: string;
+  /**
+   * 联系电话
+   */
+  phone?: string;
+  /**
+   * 传真
+   */
+  fax?: string;
+  /**
+   * 邮箱
+   */
+  email?: string;
+  /**
+   * 网址
+   */
+  website?: string;
+  /**
+   * 地址
+   */
+  address?: string;
+  /**
+   * 开户银行
+   */
+  bankName?: string;
+  /**
+   * 银行账号
+   */
+  bankAccount?: string;
+  /**
+   * Logo
+   */
+  logoUrl?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+}
+
+/**
  * 数据权限（/blade-system/data-scope）
  */
 export interface DataScope extends Partial<Omit<BaseRow, 'id'>> {
@@ -19758,6 +19824,52 @@ export interface Param extends Partial<Omit<BaseRow, 'id'>> {
    * 参数键值
    */
   paramValue: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+}
+
+/**
+ * 支付配置（/blade-system/paymentconfig）
+ */
+export interface PaymentConfig extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 支付渠道；字典 pay_channel
+   */
+  payChannel?: string;
+  /**
+   * 启用；字典 yes_no
+   */
+  enabled?: 1 | 2;
+  /**
+   * 应用ID
+   */
+  appId?: string;
+  /**
+   * 商户号
+   */
+  mchId?: string;
+  /**
+   * API密钥
+   */
+  apiKey?: string;
+  /**
+   * 密钥已设置；字典 yes_no
+   */
+  apiKeySet?: number;
+  /**
+   * 证书序列号
+   */
+  certSerialNo?: string;
+  /**
+   * 回调地址
+   */
+  notifyUrl?: string;
   /**
    * 备注
    */
@@ -20958,6 +21070,7 @@ export interface Entities {
   'attach': Attach;
   'billrule': Billrule;
   'client': Client;
+  'company-info': CompanyInfo;
   'data-scope': DataScope;
   'dept': Dept;
   'dict-biz': DictBiz;
@@ -20973,6 +21086,7 @@ export interface Entities {
   'menuapp': Menuapp;
   'oss': Oss;
   'param': Param;
+  'payment-config': PaymentConfig;
   'post': Post;
   'print-template': PrintTemplate;
   'region': Region;

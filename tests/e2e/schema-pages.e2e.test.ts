@@ -17,8 +17,10 @@ function leavesOf(menu: SeedMenu): SeedMenu[] {
 }
 
 const modules = seededMenus().filter((m) => MODULE_PATHS.some((p) => m.path === p || m.path.startsWith(`${p}/`)));
-const pages = modules
-  .flatMap(leavesOf)
+// 系统设置's list pages (its bill pages — opening stock and finance — open a bill form instead).
+const SETTINGS_LISTS = ['menuConfig', 'systemParam', 'printSettings', 'approvalSettings', 'paymentConfig', 'companyInfo', 'operationLog', 'accountingPeriod'];
+const settings = seededMenus().filter((m) => m.path === '/settings').flatMap(leavesOf).filter((m) => SETTINGS_LISTS.includes(m.code));
+const pages = [...modules.flatMap(leavesOf), ...settings]
   .filter((m) => !/^https?:/.test(m.path) && !/\.html?($|\?)/.test(m.path))
   .map((m) => ({ path: m.path, name: m.name, code: m.code, resource: (m as { resource?: string }).resource?.split('/').pop() }));
 
@@ -70,6 +72,7 @@ describe('every master-data and system menu opens its schema page', () => {
     const paths = pages.map((p) => p.path);
     expect(paths).toEqual(expect.arrayContaining(['/dict-horizontal/index', '/dict-vertical/index', '/base/customer']));
     expect(paths.length).toBeGreaterThan(60);
+    expect(settings).toHaveLength(SETTINGS_LISTS.length);
   });
 
   test.for(pages)('$path ($name)', async ({ path, resource }) => {

@@ -101,6 +101,8 @@ export function writtenElsewhere(r: Resource): boolean {
   if (r.api.endpoints.some((e) => e.handler === 'billAnnex.put')) return true;
   // Workflow rows are BPMN models checked on save and rows the engine writes (workflow.test.ts, with its tenant checks).
   if (r.module === 'workflow') return true;
+  // Settings rows made when a tenant is set up and edited, never added (公司信息, 支付配置: settings-screens.test.ts, with its tenant checks).
+  if ((r as { seed?: unknown[] }).seed?.length && (r as { list?: { add?: boolean } }).list?.add === false) return true;
   return Boolean(r.document && !r.document.transitions?.some((t) => t.save && !t.effect));
 }
 

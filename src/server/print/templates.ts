@@ -166,12 +166,14 @@ export function registerPrintHandlers(services: Services) {
     const bill = billOf(services, param(ctx, 'billType'));
     const [saved] = await services.store.find(model, caller.tenantId, { where: { billType: bill.billType }, limit: 1 });
     const template = saved ?? defaultTemplate(bill, services.registry);
-    const [tenant] = await services.store.find(services.m('tenant'), PLATFORM_TENANT, { where: { tenantId: caller.tenantId }, limit: 1 });
+    // The heading is the company's name from 公司信息, else the tenant's name.
+    const [company] = await services.store.find(services.m('company-info'), caller.tenantId, { limit: 1 });
+    const [tenant] = company?.companyName ? [] : await services.store.find(services.m('tenant'), PLATFORM_TENANT, { where: { tenantId: caller.tenantId }, limit: 1 });
     const ids = idList(param(ctx, 'userIds')).slice(0, 20);
     const users = ids.length ? await services.store.find(services.m('user'), caller.tenantId, { where: { id: ids } }) : [];
     return {
       template,
-      company: String(tenant?.tenantName ?? ''),
+      company: String(company?.companyName || tenant?.tenantName || ''),
       users: Object.fromEntries(users.map((u) => [String(u.id), String(u.realName || u.name || u.account || '')])),
       bill,
     };

@@ -41,6 +41,7 @@ import { registerRefundHandlers } from '../finance/refunds.ts';
 import { registerWorkflowHandlers } from '../workflow/index.ts';
 import { registerPrintHandlers } from '../print/templates.ts';
 import { registerReceiptHandlers } from '../sales/receipt.ts';
+import { registerSettingsHandlers } from './settings.ts';
 
 /** The hand-written handlers that schema endpoints name with `"op": "custom"`. */
 export function registerSystemHandlers(services: Services) {
@@ -86,4 +87,5 @@ export function registerSystemHandlers(services: Services) {
   registerWorkflowHandlers(services);
   registerPrintHandlers(services);
   registerReceiptHandlers(services);
+  registerSettingsHandlers(services);
 }
