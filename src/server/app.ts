@@ -12,6 +12,7 @@ import { Services } from './services.ts';
 import { registerSystemHandlers } from './system/index.ts';
 import { createHttpApp } from './http/app.ts';
 import { recoverExportJobs, stopExportJobs } from './files/export-jobs.ts';
+import { joinCluster, underStartupLock, type Cluster } from './db/cluster.ts';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -30,38 +31,58 @@ export async function createServer(config: ServerConfig, opts: { schemasDir?: st
     const line = `[${new Date().toISOString()}] ${level.toUpperCase()} ${msg}${extra ? ` ${JSON.stringify(extra)}` : ''}`;
     (level === 'error' ? console.error : console.log)(line);
   };
+  let cluster: Cluster | undefined;
+  let services: Services | undefined;
+  // Another node's committed writes: drop what this node cached from those tables.
+  const invalidateFromPeer = (tables: string[]) => {
+    if (!services) return;
+    for (const table of tables) services.store.invalidate(table);
+    services.perms.invalidateAll();
+  };
   try {
-    await dropPlainViews(database, registry);
-    for (const model of [...registry.models.values(), ...Object.values(registry.internal)]) await syncTable(database, model);
-    for (const model of registry.models.values()) await syncView(database, model);
-    await syncMaterialized(database, registry, (msg) => log('info', msg));
-    const services = new Services(config, database, registry, new JwtSigner(loadSecret(config.dataDir, config.jwtSecret)), log);
-    registerSystemHandlers(services);
-    await seed(services);
-    for (const model of registry.models.values()) await services.store.recount(model);
-    await optimize(database, { mergeAbove: 1 });
+    // Nodes on one PostgreSQL database: one id number each, and each other's writes seen at once.
+    const shared = database.kind === 'postgres' && config.databaseUrl ? config.databaseUrl : undefined;
+    if (shared) cluster = await joinCluster(shared, invalidateFromPeer, (msg) => log('warn', msg));
+    const start = async () => {
+      await dropPlainViews(database, registry);
+      for (const model of [...registry.models.values(), ...Object.values(registry.internal)]) await syncTable(database, model);
+      for (const model of registry.models.values()) await syncView(database, model);
+      await syncMaterialized(database, registry, (msg) => log('info', msg));
+      services = new Services(config, database, registry, new JwtSigner(loadSecret(config.dataDir, config.jwtSecret)), log);
+      registerSystemHandlers(services);
+      await seed(services);
+      for (const model of registry.models.values()) await services.store.recount(model);
+      await optimize(database, { mergeAbove: 1 });
+      return services;
+    };
+    // Nodes started together take turns creating tables and seeding.
+    const ready = shared ? await underStartupLock(shared, start) : await start();
+    services = ready;
+    if (cluster) ready.store.publish = (tables) => cluster!.publish(tables);
     // Exports that were running when the server stopped cannot go on: they are marked failed.
-    await recoverExportJobs(services);
+    await recoverExportJobs(ready);
     // The usual log records service events (start-up here; tenant creation and imports elsewhere).
-    await services.store.insert(services.m('log-usual'), { tenantId: '000000', userId: '0' }, {
+    await ready.store.insert(ready.m('log-usual'), { tenantId: '000000', userId: '0' }, {
       serviceId: 'erp-console', logLevel: 'INFO', logId: 'startup', logData: `服务启动（${database.kind}）`,
       method: 'START', requestUri: '', createBy: 'system',
     }).catch((error: unknown) => log('warn', 'usual log write failed', { error: String(error) }));
     // Keep planner statistics current as tables grow (contains-search plans depend on them).
     const timer = setInterval(() => optimize(database).catch(() => undefined), 10 * 60_000);
     timer.unref();
-    const app = await createHttpApp(services, { logger: config.logRequests });
+    const app = await createHttpApp(ready, { logger: config.logRequests });
     return {
       app,
-      services,
+      services: ready,
       async close() {
         clearInterval(timer);
         await app.close();
-        await stopExportJobs(services);
+        await stopExportJobs(ready);
+        await cluster?.close();
         await database.close();
       },
     };
   } catch (error) {
+    await cluster?.close();
     await database.close();
     throw error;
   }

@@ -27,6 +27,15 @@ export class Permissions {
 
   constructor(private services: Services) {}
 
+  /** Every tenant's permission caches (another node changed roles, menus or grants). */
+  invalidateAll() {
+    this.codes.clear();
+    this.scopes.clear();
+    this.dataRules.clear();
+    this.posts.clear();
+    this.holders.clear();
+  }
+
   invalidate(tenantId: string) {
     for (const key of this.codes.keys()) if (key.startsWith(`${tenantId}:`)) this.codes.delete(key);
     this.scopes.delete(tenantId);

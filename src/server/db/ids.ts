@@ -1,9 +1,10 @@
 /**
  * Snowflake-style ids (time, node, sequence), written as strings as the contract requires.
- * Monotonic within a process; ERP_NODE_ID separates API nodes behind a load balancer.
+ * Monotonic within a process; nodes on one PostgreSQL database each hold their own node number
+ * (db/cluster.ts), or ERP_NODE_ID names it.
  */
 const EPOCH = 1_700_000_000_000n;
-const nodeId = BigInt(Number(process.env.ERP_NODE_ID ?? 1) & 0x3ff);
+let nodeId = BigInt(Number(process.env.ERP_NODE_ID ?? 1) & 0x3ff);
 let lastMillis = 0n;
 let sequence = 0n;
 
@@ -18,4 +19,9 @@ export function nextId(): string {
   }
   lastMillis = now;
   return (((now - EPOCH) << 22n) | (nodeId << 12n) | sequence).toString();
+}
+
+/** The node number of this process's ids (1–1023), as the cluster gave it. */
+export function setNodeId(n: number): void {
+  nodeId = BigInt(n & 0x3ff);
 }

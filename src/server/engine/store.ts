@@ -57,10 +57,16 @@ export class Store {
     database.onWrite((table) => this.noteWrite(table));
   }
 
+  /** Set on PostgreSQL with several nodes: tells the others which tables a committed write changed. */
+  publish?: (tables: Iterable<string>) => void;
+
   private noteWrite(table: string): void {
     this.invalidate(table);
     const open = this.current.getStore();
-    if (!open) return;
+    if (!open) {
+      this.publish?.([table]);
+      return;
+    }
     let tables = this.pendingWrites.get(open);
     if (!tables) this.pendingWrites.set(open, (tables = new Set()));
     tables.add(table);
@@ -690,6 +696,7 @@ export class Store {
       this.openTransactions--;
       // A reader on another connection may have cached pre-commit rows meanwhile (PostgreSQL).
       for (const table of written ?? []) this.invalidate(table);
+      if (written?.size) this.publish?.(written);
     }
   }
 }
