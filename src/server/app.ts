@@ -13,6 +13,7 @@ import { registerSystemHandlers } from './system/index.ts';
 import { createHttpApp } from './http/app.ts';
 import { recoverExportJobs, stopExportJobs } from './files/export-jobs.ts';
 import { joinCluster, underStartupLock, type Cluster } from './db/cluster.ts';
+import { seedDemoCompany } from './db/demo.ts';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -43,6 +44,7 @@ export async function createServer(config: ServerConfig, opts: { schemasDir?: st
     // Nodes on one PostgreSQL database: one id number each, and each other's writes seen at once.
     const shared = database.kind === 'postgres' && config.databaseUrl ? config.databaseUrl : undefined;
     if (shared) cluster = await joinCluster(shared, invalidateFromPeer, (msg) => log('warn', msg));
+    let fresh = false;
     const start = async () => {
       await dropPlainViews(database, registry);
       for (const model of [...registry.models.values(), ...Object.values(registry.internal)]) await syncTable(database, model);
@@ -50,7 +52,7 @@ export async function createServer(config: ServerConfig, opts: { schemasDir?: st
       await syncMaterialized(database, registry, (msg) => log('info', msg));
       services = new Services(config, database, registry, new JwtSigner(loadSecret(config.dataDir, config.jwtSecret)), log);
       registerSystemHandlers(services);
-      await seed(services);
+      fresh = await seed(services);
       for (const model of registry.models.values()) await services.store.recount(model);
       await optimize(database, { mergeAbove: 1 });
       return services;
@@ -70,6 +72,8 @@ export async function createServer(config: ServerConfig, opts: { schemasDir?: st
     const timer = setInterval(() => optimize(database).catch(() => undefined), 10 * 60_000);
     timer.unref();
     const app = await createHttpApp(ready, { logger: config.logRequests });
+    // A new installation shows a living company (README → Demo company); a failure leaves it empty.
+    if (fresh && config.demo) await seedDemoCompany(app, (msg) => log('info', msg)).catch((error: unknown) => log('warn', `demo company not created: ${String(error)}`));
     return {
       app,
       services: ready,

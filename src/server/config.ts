@@ -13,6 +13,8 @@ export interface ServerConfig {
   clientDir: string;
   /** Log each request (off in tests). */
   logRequests: boolean;
+  /** Fill a fresh database's tenant 000000 with the demo company (ERP_DEMO=0: start empty; off in tests). */
+  demo?: boolean;
 }
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfig {
@@ -26,5 +28,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     uploadLimit: env.ERP_UPLOAD_LIMIT ? Number(env.ERP_UPLOAD_LIMIT) : 5 * 1024 * 1024,
     clientDir: path.resolve(root, env.ERP_CLIENT_DIR || 'dist/client'),
     logRequests: env.ERP_LOG_REQUESTS === '1',
+    demo: env.ERP_DEMO !== '0',
   };
 }

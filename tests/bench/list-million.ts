@@ -44,7 +44,7 @@ async function insertRows(server: Server, model: ReturnType<Server['services']['
 async function main() {
   const reuse = process.env.BENCH_DATA;
   const dataDir = reuse ?? fs.mkdtempSync(path.join(os.tmpdir(), 'erp-bench-1m-'));
-  const config = { ...configFromEnv(), dataDir, databaseUrl: undefined, port: 0 };
+  const config = { ...configFromEnv(), demo: false, dataDir, databaseUrl: undefined, port: 0 };
   let server = await createServer(config, { quiet: true });
   const model = server.services.m(resourceName);
   if (!reuse) await insertRows(server, model);

@@ -682,7 +682,7 @@ async function main() {
   const keep = process.env.BENCH_KEEP === '1';
   const dataDir = !postgresBase && reuse ? reuse : fs.mkdtempSync(path.join(os.tmpdir(), 'erp-bench-reports-'));
   const database = postgresBase ? (reuse ? { url: reuse, drop: async () => undefined } : await freshPostgres(postgresBase, 'erp_bench_reports')) : undefined;
-  const config: ServerConfig = { ...configFromEnv(), dataDir, databaseUrl: database?.url, port: 0, logRequests: false };
+  const config: ServerConfig = { ...configFromEnv(), demo: false, dataDir, databaseUrl: database?.url, port: 0, logRequests: false };
   const kind = database ? 'PostgreSQL' : 'SQLite';
   const cpu = os.cpus();
   console.log(`reports bench: ${kind}, scale ${SCALE}, ${RUNS} runs after ${WARMUP} warm-ups; ${cpu.length} cores (${cpu[0]?.model ?? '?'}), ${Math.round(os.totalmem() / 2 ** 30)} GB`);

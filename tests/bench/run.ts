@@ -51,7 +51,7 @@ async function token(): Promise<string> {
 }
 
 async function seedParams(dataDir: string, rows: number) {
-  const server = await createServer({ ...configFromEnv(), dataDir, databaseUrl: undefined }, { quiet: true });
+  const server = await createServer({ ...configFromEnv(), demo: false, dataDir, databaseUrl: undefined }, { quiet: true });
   const { services } = server;
   const model = services.m('param');
   const actor = { tenantId: '000000', userId: '0' };

@@ -32,7 +32,7 @@ export async function spawnServer(env: Record<string, string>, timeoutMs = 60_00
   const port = await freePort();
   const child = spawn('npx', ['tsx', 'src/server/main.ts'], {
     cwd: REPO,
-    env: { ...process.env, DATABASE_URL: '', PORT: String(port), HOST: '127.0.0.1', ERP_SKIP_CLIENT_BUILD: '1', ...env },
+    env: { ...process.env, DATABASE_URL: '', PORT: String(port), HOST: '127.0.0.1', ERP_SKIP_CLIENT_BUILD: '1', ERP_DEMO: '0', ...env },
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -145,12 +145,13 @@ export async function freshPostgres(baseUrl: string, prefix = 'erp_t', fromTempl
  * build made elsewhere, e.g. a bench's own build that must not touch dist/client).
  */
 export async function startTestServer(
-  opts: { dataDir?: string; env?: Record<string, string>; databaseUrl?: string; schemasDir?: string; clientDir?: string } = {},
+  opts: { dataDir?: string; env?: Record<string, string>; databaseUrl?: string; schemasDir?: string; clientDir?: string; demo?: boolean } = {},
 ): Promise<TestServer> {
   const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'erp-test-'));
   const pgBase = opts.databaseUrl ?? opts.env?.DATABASE_URL;
   // Servers on the repository's own schemas start from the seeded template; others from nothing.
-  const pgDb = pgBase ? await freshPostgres(pgBase, 'erp_t', !opts.schemasDir) : undefined;
+  // (A demo server needs an empty database: the demo company is made on a first start only.)
+  const pgDb = pgBase ? await freshPostgres(pgBase, 'erp_t', !opts.schemasDir && !opts.demo) : undefined;
   const config: ServerConfig = {
     host: '127.0.0.1',
     port: 0,
@@ -160,6 +161,8 @@ export async function startTestServer(
     uploadLimit: opts.env?.ERP_UPLOAD_LIMIT ? Number(opts.env.ERP_UPLOAD_LIMIT) : 5 * 1024 * 1024,
     clientDir: opts.clientDir ?? path.join(REPO_ROOT, 'dist/client'),
     logRequests: false,
+    // Suites start from an empty company; the demo company has its own test.
+    demo: opts.demo ?? false,
   };
   const server = await createServer(config, { schemasDir: opts.schemasDir, quiet: true });
   await server.app.listen({ host: '127.0.0.1', port: 0 });

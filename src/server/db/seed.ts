@@ -18,11 +18,13 @@ const SYSTEM: Actor = { tenantId: PLATFORM_TENANT, userId: '0' };
  * First start: tenants, clients and each tenant's data. Every start: menus, buttons, dictionaries,
  * config keys and bill rules that the schemas gained are added (existing rows are left as edited).
  */
-export async function seed(services: Services): Promise<void> {
+/** Seeds what the schemas define; true when the database was empty (the tenants were made now). */
+export async function seed(services: Services): Promise<boolean> {
   const { store } = services;
   const tenants = services.m('tenant');
   const existing = await store.find(tenants, PLATFORM_TENANT);
-  if (!existing.length) {
+  const fresh = !existing.length;
+  if (fresh) {
     await store.insertMany(tenants, SYSTEM, [
       { tenantId: PLATFORM_TENANT, tenantName: '管理组', linkman: '管理员', contactNumber: '13800000000', accountNumber: -1 },
       { tenantId: DEMO_TENANT_B, tenantName: '演示租户B', linkman: '演示管理员', contactNumber: '13800000001', accountNumber: -1 },
@@ -37,6 +39,7 @@ export async function seed(services: Services): Promise<void> {
     await seedTenant(services, DEMO_TENANT_B, '演示租户B', '13800000001');
   }
   for (const t of await store.find(tenants, PLATFORM_TENANT)) await syncTenant(services, String(t.tenantId));
+  return fresh;
 }
 
 /** A new tenant's own organisation: department, posts, roles, the admin user (admin/admin), regions. */
