@@ -7,6 +7,7 @@ import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 import { themeBootScript } from './src/client/app/theme/palette.ts';
 import { website } from './src/client/app/website.ts';
+import { antdIconOf } from './src/shared/menuIcons.ts';
 
 const root = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
@@ -58,7 +59,9 @@ function seededIconNames(): string[] {
     if (Array.isArray(value)) value.forEach(walk);
     else if (value && typeof value === 'object') {
       for (const [key, child] of Object.entries(value)) {
-        if (key === 'source' && typeof child === 'string' && /^[A-Z][A-Za-z]+$/.test(child)) names.add(child);
+        // BladeX keeps icon-font classes ("iconfont icon-printer"): the antd icon each stands for.
+        const icon = key === 'source' && typeof child === 'string' ? antdIconOf(child) : undefined;
+        if (icon) names.add(icon);
         else walk(child);
       }
     }

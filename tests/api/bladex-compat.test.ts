@@ -47,6 +47,13 @@ describe.each(databases())('what a BladeX client expects ($name)', ({ databaseUr
     expect(read).toMatchObject({ isTaxName: '是', isDefaultName: '否' });
   });
 
+  test('menus keep icon-font classes in source, as BladeX stores them', async () => {
+    const routes = expectOk<Row[]>(await admin.get('/blade-system/menu/routes'));
+    const sale = routes.find((m) => m.code === 'sale')!;
+    expect(sale.source).toBe('iconfont icon-shopping-cart');
+    expect(routes.every((m) => /^iconfont icon-[a-z0-9-]+$/.test(String(m.source)))).toBe(true);
+  });
+
   test('POST oauth/token/refresh rotates the refresh token; a used one is refused and ends the session', async () => {
     const api = await signedIn(server.url);
     const first = await api.call('POST', '/blade-auth/oauth/token/refresh', { query: { refresh_token: api.refreshToken, tenantId: '000000' }, token: null });

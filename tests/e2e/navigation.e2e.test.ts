@@ -31,6 +31,12 @@ describe('menus, search and routes', () => {
       .locator('.ant-menu-root > .ant-menu-submenu > .ant-menu-submenu-title')
       .allInnerTexts();
     expect(titles.map((t) => t.trim())).toEqual(seededMenus().map((m) => m.name));
+    // Each module's icon is the antd icon its BladeX icon-font class names (iconfont icon-shopping-cart → ShoppingCartOutlined).
+    const modules = sidebar.locator('.ant-menu-root > .ant-menu-submenu > .ant-menu-submenu-title');
+    for (const [i, menu] of seededMenus().entries()) {
+      const icon = String(menu.source ?? '').replace(/^iconfont icon-/, '');
+      expect(await modules.nth(i).locator(`.anticon-${icon}`).count(), `${menu.name}: ${menu.source}`).toBe(1);
+    }
   });
 
   test('search "xs" finds the 销售 leaves by pinyin initials; a Chinese prefix works too; Esc closes', async () => {

@@ -14,6 +14,7 @@ export interface SeedMenu {
   isOpen?: number;
   isDisplayHistory?: number;
   historyPath?: string;
+  source?: string;
   children?: SeedMenu[];
 }
 

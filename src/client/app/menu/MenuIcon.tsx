@@ -2,6 +2,7 @@ import { useEffect, useState, type ComponentType } from 'react';
 import AppstoreOutlined from '@ant-design/icons/es/icons/AppstoreOutlined';
 import type { AntdIconProps } from '@ant-design/icons/es/components/AntdIcon';
 import { menuIcons } from 'virtual:menu-icons';
+import { antdIconOf } from '../../../shared/menuIcons.ts';
 
 type IconComponent = ComponentType<AntdIconProps>;
 
@@ -15,8 +16,9 @@ function loadFullSet(): Promise<Record<string, unknown>> {
 
 const resolved = new Map<string, IconComponent>(Object.entries(menuIcons));
 
-/** A menu's icon by its `source` (an @ant-design/icons component name). */
-export function MenuIcon({ name, ...props }: { name?: string } & AntdIconProps) {
+/** A menu's icon by its `source`: a BladeX icon-font class ("iconfont icon-printer") or an @ant-design/icons name. */
+export function MenuIcon({ name: source, ...props }: { name?: string } & AntdIconProps) {
+  const name = antdIconOf(source);
   const [Icon, setIcon] = useState<IconComponent>(() => (name && resolved.get(name)) || AppstoreOutlined);
 
   useEffect(() => {
