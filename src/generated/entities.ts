@@ -20305,6 +20305,60 @@ export interface Sysconfig extends Partial<Omit<BaseRow, 'id'>> {
 }
 
 /**
+ * 系统任务（/blade-system/systemtask）
+ */
+export interface SystemTask extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 任务编码
+   */
+  taskCode?: string;
+  /**
+   * 任务名称
+   */
+  taskName?: string;
+  /**
+   * 运行间隔（分钟）
+   */
+  intervalMinutes: number;
+  /**
+   * 启用；字典 yes_no
+   */
+  enabled: 1 | 2;
+  /**
+   * 上次开始
+   */
+  lastStartTime?: string;
+  /**
+   * 上次结束
+   */
+  lastEndTime?: string;
+  /**
+   * 耗时（毫秒）
+   */
+  lastDuration?: number;
+  /**
+   * 上次结果；字典 system_task_result
+   */
+  lastStatus?: number;
+  /**
+   * 结果说明
+   */
+  lastMessage?: string;
+  /**
+   * 下次运行
+   */
+  nextRunTime?: string;
+  /**
+   * 说明
+   */
+  remark?: string;
+}
+
+/**
  * 租户管理（/blade-system/tenant）
  */
 export interface Tenant extends Partial<Omit<BaseRow, 'id'>> {
@@ -21095,6 +21149,7 @@ export interface Entities {
   'sms': Sms;
   'social': Social;
   'sysconfig': Sysconfig;
+  'system-task': SystemTask;
   'tenant': Tenant;
   'topmenu': Topmenu;
   'user-oauth': UserOauth;

@@ -14,6 +14,7 @@ import { createHttpApp } from './http/app.ts';
 import { recoverExportJobs, stopExportJobs } from './files/export-jobs.ts';
 import { joinCluster, underStartupLock, type Cluster } from './db/cluster.ts';
 import { seedDemoCompany } from './db/demo.ts';
+import { startScheduler } from './system/tasks.ts';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -68,9 +69,9 @@ export async function createServer(config: ServerConfig, opts: { schemasDir?: st
       serviceId: 'erp-console', logLevel: 'INFO', logId: 'startup', logData: `服务启动（${database.kind}）`,
       method: 'START', requestUri: '', createBy: 'system',
     }).catch((error: unknown) => log('warn', 'usual log write failed', { error: String(error) }));
-    // Keep planner statistics current as tables grow (contains-search plans depend on them).
-    const timer = setInterval(() => optimize(database).catch(() => undefined), 10 * 60_000);
-    timer.unref();
+    // 系统任务: planner statistics as tables grow (contains-search plans depend on them), expired
+    // sessions and codes, old exports — each on its interval, claimed by one node.
+    const stopScheduler = config.scheduler ? startScheduler(ready) : () => undefined;
     const app = await createHttpApp(ready, { logger: config.logRequests });
     // A new installation shows a living company (README → Demo company); a failure leaves it empty.
     if (fresh && config.demo) await seedDemoCompany(app, (msg) => log('info', msg)).catch((error: unknown) => log('warn', `demo company not created: ${String(error)}`));
@@ -78,7 +79,7 @@ export async function createServer(config: ServerConfig, opts: { schemasDir?: st
       app,
       services: ready,
       async close() {
-        clearInterval(timer);
+        stopScheduler();
         await app.close();
         await stopExportJobs(ready);
         await cluster?.close();

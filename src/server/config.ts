@@ -15,6 +15,8 @@ export interface ServerConfig {
   logRequests: boolean;
   /** Fill a fresh database's tenant 000000 with the demo company (ERP_DEMO=0: start empty; off in tests). */
   demo?: boolean;
+  /** Run 系统任务 on their intervals (off in tests, which run them when they mean to). */
+  scheduler?: boolean;
 }
 
 export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfig {
@@ -29,5 +31,6 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     clientDir: path.resolve(root, env.ERP_CLIENT_DIR || 'dist/client'),
     logRequests: env.ERP_LOG_REQUESTS === '1',
     demo: env.ERP_DEMO !== '0',
+    scheduler: true,
   };
 }

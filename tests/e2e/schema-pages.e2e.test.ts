@@ -18,7 +18,7 @@ function leavesOf(menu: SeedMenu): SeedMenu[] {
 
 const modules = seededMenus().filter((m) => MODULE_PATHS.some((p) => m.path === p || m.path.startsWith(`${p}/`)));
 // 系统设置's list pages (its bill pages — opening stock and finance — open a bill form instead).
-const SETTINGS_LISTS = ['menuConfig', 'systemParam', 'printSettings', 'approvalSettings', 'paymentConfig', 'companyInfo', 'operationLog', 'accountingPeriod'];
+const SETTINGS_LISTS = ['menuConfig', 'systemParam', 'printSettings', 'approvalSettings', 'paymentConfig', 'companyInfo', 'operationLog', 'systemTask', 'accountingPeriod'];
 const settings = seededMenus().filter((m) => m.path === '/settings').flatMap(leavesOf).filter((m) => SETTINGS_LISTS.includes(m.code));
 const pages = [...modules.flatMap(leavesOf), ...settings]
   .filter((m) => !/^https?:/.test(m.path) && !/\.html?($|\?)/.test(m.path))

@@ -206,7 +206,14 @@ export async function recoverExportJobs(services: Services): Promise<void> {
     .where('state', '=', 'running')
     .where((eb) => eb.or([eb('node', '=', nodeOf(services)), eb('update_time', '<', formatDateTime(new Date(now - STALE_MS)))]))
     .execute();
-  const old = formatDateTime(new Date(now - KEEP_DAYS * 86_400_000));
+  await purgeOldExports(services);
+}
+
+/** Jobs older than KEEP_DAYS go with their files (at start, and daily as a 系统任务); answers how many. */
+export async function purgeOldExports(services: Services): Promise<number> {
+  const db = services.store.db;
+  const table = services.internal.exportJob.table;
+  const old = formatDateTime(new Date(Date.now() - KEEP_DAYS * 86_400_000));
   const expired = (await db.selectFrom(table).select(['tenant_id', 'id', 'file_key']).where('create_time', '<', old).where('state', '<>', 'running').execute()) as {
     tenant_id: string;
     id: string;
@@ -216,6 +223,7 @@ export async function recoverExportJobs(services: Services): Promise<void> {
     if (job.file_key) await fs.promises.rm(exportPath(services, job.file_key), { force: true }).catch(() => undefined);
     await db.deleteFrom(table).where('tenant_id', '=', job.tenant_id).where('id', '=', job.id).execute();
   }
+  return expired.length;
 }
 
 /** At shutdown: this server's workers stop after their page, drop their files, and their jobs are failed. */

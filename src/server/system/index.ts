@@ -42,6 +42,7 @@ import { registerWorkflowHandlers } from '../workflow/index.ts';
 import { registerPrintHandlers } from '../print/templates.ts';
 import { registerReceiptHandlers } from '../sales/receipt.ts';
 import { registerSettingsHandlers } from './settings.ts';
+import { registerTaskHandlers } from './tasks.ts';
 
 /** The hand-written handlers that schema endpoints name with `"op": "custom"`. */
 export function registerSystemHandlers(services: Services) {
@@ -88,4 +89,5 @@ export function registerSystemHandlers(services: Services) {
   registerPrintHandlers(services);
   registerReceiptHandlers(services);
   registerSettingsHandlers(services);
+  registerTaskHandlers(services);
 }
