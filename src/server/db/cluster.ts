@@ -64,6 +64,8 @@ export async function joinCluster(databaseUrl: string, onInvalidate: (tables: st
 
   let pending = new Set<string>();
   let scheduled = false;
+  let closed = false;
+  let sending: Promise<unknown> = Promise.resolve();
   const flush = () => {
     scheduled = false;
     const tables = [...pending];
@@ -73,7 +75,7 @@ export async function joinCluster(databaseUrl: string, onInvalidate: (tables: st
       if (!batch.length) return;
       const payload = `${me}:${batch.join(',')}`;
       batch = [];
-      client.query('select pg_notify($1, $2)', [CHANNEL, payload]).catch((error: unknown) => warn(`cluster notify failed: ${String(error)}`));
+      sending = client.query('select pg_notify($1, $2)', [CHANNEL, payload]).catch((error: unknown) => warn(`cluster notify failed: ${String(error)}`));
     };
     for (const table of tables) {
       if ((batch.join(',').length + table.length + 20) > MAX_PAYLOAD) send();
@@ -85,6 +87,8 @@ export async function joinCluster(databaseUrl: string, onInvalidate: (tables: st
   return {
     nodeId,
     publish(tables) {
+      // Writes after close (a last log line) have nobody left to tell.
+      if (closed) return;
       for (const table of tables) pending.add(table);
       // The tables of one request's writes travel in one notice.
       if (!scheduled && pending.size) {
@@ -94,6 +98,8 @@ export async function joinCluster(databaseUrl: string, onInvalidate: (tables: st
     },
     async close() {
       if (scheduled) flush();
+      closed = true;
+      await sending;
       await client.end().catch(() => undefined);
     },
   };
