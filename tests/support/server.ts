@@ -57,8 +57,8 @@ const templates = new Map<string, Promise<string>>();
  * A PostgreSQL database made, migrated and seeded once per source hash (`erp_tpl_<hash>`), from
  * which each test server's database is copied (CREATE DATABASE … TEMPLATE): a fresh server then
  * finds its tables and seed rows in place instead of creating ~250 tables and seeding two tenants
- * (4–5 s per server on this machine). Built by whichever worker gets there first; older templates
- * are dropped.
+ * (4–5 s per server on this machine). Built by whichever worker gets there first; templates of
+ * older sources are dropped a day after they were made (a run on another checkout may use them).
  */
 function templateDatabase(baseUrl: string): Promise<string> {
   let pending = templates.get(baseUrl);
@@ -89,15 +89,26 @@ async function buildTemplate(baseUrl: string): Promise<string> {
     await idle(admin, building);
     try {
       await admin.query(`alter database ${building} rename to ${name}`);
+      // When it was made: another checkout's run on the same PostgreSQL may still be using it.
+      await admin.query(`comment on database ${name} is '${Date.now()}'`);
     } catch (error) {
       // Another worker finished first: its template stands.
       await admin.query(`drop database if exists ${building} with (force)`);
       if (!(await exists())) throw error;
     }
-    // Templates of older sources are of no further use.
+    // Templates of older sources are of no further use once no run can still be using them: those
+    // made more than a day ago (a test run on another checkout of the same machine made the others).
     // (position/left, not LIKE: in a LIKE pattern '_' matches any character.)
-    const { rows } = await admin.query("select datname from pg_database where left(datname, 8) = 'erp_tpl_' and datname <> $1 and position('_b_' in datname) = 0", [name]);
-    for (const row of rows as { datname: string }[]) await admin.query(`drop database if exists ${row.datname} with (force)`).catch(() => undefined);
+    const { rows } = await admin.query(
+      `select d.datname, shobj_description(d.oid, 'pg_database') as made from pg_database d
+        where left(d.datname, 8) = 'erp_tpl_' and d.datname <> $1 and position('_b_' in d.datname) = 0`,
+      [name],
+    );
+    const dayAgo = Date.now() - 86_400_000;
+    for (const row of rows as { datname: string; made: string | null }[]) {
+      if (Number(row.made ?? 0) > dayAgo) continue;
+      await admin.query(`drop database if exists ${row.datname} with (force)`).catch(() => undefined);
+    }
     return name;
   } finally {
     await admin.end();
