@@ -4,6 +4,7 @@ import ajvErrorsModule from 'ajv-errors';
 import type { EntitySchema } from '../../shared/resource.ts';
 import { evaluate, isEmptyValue } from '../../shared/expr.ts';
 import { badRequest } from '../errors.ts';
+import Decimal from 'decimal.js';
 
 // CommonJS default exports seen through ESM
 const addFormats = (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule;
@@ -94,6 +95,28 @@ export function validateEntity(schema: EntitySchema, data: Record<string, unknow
         push(field, fallbackMessage(schema, field, error));
       }
     }
+  }
+  // Numbers the columns can hold exactly on both databases (PostgreSQL refused 1e20 with a 500,
+  // SQLite kept a rounded 1e20): integers within ±(2^53−1), decimals with at most 18 − scale
+  // digits before the point (the scale the column stores: the field's own, else 6).
+  for (const [field, value] of Object.entries(copy)) {
+    const prop = schema.properties[field];
+    if (!prop || seen.has(field) || (typeof value !== 'number' && typeof value !== 'string')) continue;
+    const title = prop.title ?? field;
+    if (prop.type === 'integer' && typeof value === 'number' && !Number.isSafeInteger(value)) {
+      push(field, `${title}超出允许范围`);
+      continue;
+    }
+    const kind = prop['x-decimal'];
+    if (kind === undefined && prop.type !== 'number') continue;
+    let amount: Decimal;
+    try {
+      amount = new Decimal(value);
+    } catch {
+      continue;
+    }
+    const digits = 18 - (typeof kind === 'number' ? kind : 6);
+    if (!amount.isFinite() || amount.abs().trunc().toFixed().length > digits) push(field, `${title}超出允许范围（整数部分最多${digits}位）`);
   }
   for (const [field, prop] of Object.entries(schema.properties)) {
     const rule = prop['x-requiredIf'];
