@@ -130,6 +130,7 @@ for (const file of resourceFiles) {
 
 // Handlers the server implements (custom endpoints must name one).
 const handlerNames = new Set<string>();
+const lineCheckNames = new Set<string>();
 function tsFiles(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const full = path.join(dir, e.name);
@@ -137,7 +138,9 @@ function tsFiles(dir: string): string[] {
   });
 }
 for (const file of tsFiles(path.join(root, 'src/server'))) {
-  for (const m of fs.readFileSync(file, 'utf8').matchAll(/register\('([\w.]+)'/g)) handlerNames.add(m[1]);
+  const text = fs.readFileSync(file, 'utf8');
+  for (const m of text.matchAll(/register\('([\w.]+)'/g)) handlerNames.add(m[1]);
+  for (const m of text.matchAll(/registerLineCheck\('([\w.]+)'/g)) lineCheckNames.add(m[1]);
 }
 
 const specText = fs
@@ -362,6 +365,8 @@ for (const [name, l] of resources) {
     if (permissions.has(r.permission)) report(l, '/permission', `权限前缀 ${r.permission} 与资源 ${permissions.get(r.permission)} 重复`);
     permissions.set(r.permission, name);
   }
+  const lineCheck = r.document?.lineCheck;
+  if (lineCheck && !lineCheckNames.has(lineCheck)) report(l, '/document/lineCheck', `明细规则 ${lineCheck} 在 src/server 中不存在（registerLineCheck）`);
   r.api.endpoints.forEach((e, i) => {
     const full = e.path.startsWith('/') ? e.path : `${r.api.base}/${e.path}`;
     const key = `${e.method} ${full}`;

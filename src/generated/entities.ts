@@ -12163,6 +12163,538 @@ export interface StockWarning extends Partial<Omit<BaseRow, 'id'>> {
 }
 
 /**
+ * 优惠券发放记录（/blade-market/couponbatch）
+ */
+export interface CouponBatch extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 批次号
+   */
+  batchNo?: string;
+  /**
+   * 优惠券；→ coupon
+   */
+  couponId?: string;
+  /**
+   * 优惠券名称
+   */
+  couponName?: string;
+  /**
+   * 发放对象
+   */
+  target?: string;
+  /**
+   * 应发客户数
+   */
+  total?: number;
+  /**
+   * 已发
+   */
+  sent?: number;
+  /**
+   * 跳过
+   */
+  skipped?: number;
+  /**
+   * 状态；字典 coupon_batch_status
+   */
+  batchStatus?: number;
+  /**
+   * 说明
+   */
+  message?: string;
+}
+
+/**
+ * 优惠券（/blade-market/coupon）
+ */
+export interface Coupon extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 优惠券名称
+   */
+  couponName: string;
+  /**
+   * 优惠券类型；字典 coupon_type
+   */
+  couponType: number;
+  /**
+   * 优惠券类型名称
+   */
+  couponTypeName?: string;
+  /**
+   * 面额；精确小数（字符串）
+   */
+  couponAmt?: string;
+  /**
+   * 满额；精确小数（字符串）
+   */
+  fullAmt?: string;
+  /**
+   * 折扣(%)；精确小数（字符串）
+   */
+  discountRate?: string;
+  /**
+   * 最高优惠；精确小数（字符串）
+   */
+  maxAmt?: string;
+  /**
+   * 使用规则
+   */
+  useRule?: string;
+  /**
+   * 发行数量
+   */
+  couponNum: number;
+  /**
+   * 每人限领
+   */
+  perLimit?: number;
+  /**
+   * 已发放
+   */
+  sendNum?: number;
+  /**
+   * 已领取
+   */
+  receiveNum?: number;
+  /**
+   * 未发放
+   */
+  unSendNum?: number;
+  /**
+   * 已使用
+   */
+  usedNum?: number;
+  /**
+   * 开始时间
+   */
+  beginTime: string;
+  /**
+   * 结束时间
+   */
+  endTime: string;
+  /**
+   * 状态；字典 coupon_status
+   */
+  couponStatus?: string;
+  /**
+   * 状态名称
+   */
+  couponStatusName?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+  /**
+   * 客户；→ customer
+   */
+  customerIds?: string;
+  /**
+   * 客户等级；→ customer-level
+   */
+  levelId?: string;
+  /**
+   * 客户范围；→ customer-range
+   */
+  rangeId?: string;
+  /**
+   * 全部客户；字典 yes_no
+   */
+  all?: number;
+}
+
+/**
+ * 客户优惠券（/blade-market/customercoupon）
+ */
+export interface CustomerCoupon extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 优惠券；→ coupon
+   */
+  couponId?: string;
+  /**
+   * 优惠券名称
+   */
+  couponName?: string;
+  /**
+   * 使用规则
+   */
+  useRule?: string;
+  /**
+   * 开始时间
+   */
+  beginTime?: string;
+  /**
+   * 结束时间
+   */
+  endTime?: string;
+  /**
+   * 客户；→ customer
+   */
+  customerId?: string;
+  /**
+   * 客户名称
+   */
+  customerName?: string;
+  /**
+   * 发放批次
+   */
+  batchNo?: string;
+  /**
+   * 获得方式；字典 coupon_get_type
+   */
+  getType?: number;
+  /**
+   * 获得时间
+   */
+  getTime?: string;
+  /**
+   * 使用状态；字典 customer_coupon_status
+   */
+  useStatus?: number;
+  /**
+   * 使用状态名称
+   */
+  useStatusName?: string;
+  /**
+   * 使用时间
+   */
+  useTime?: string;
+  /**
+   * 使用单据
+   */
+  useBillId?: string;
+  /**
+   * 使用单据编号
+   */
+  useBillNo?: string;
+  /**
+   * 抵扣金额；精确小数（字符串）
+   */
+  useAmt?: string;
+}
+
+/**
+ * 活动参与记录（/blade-market/customermarketing）
+ */
+export interface CustomerMarketing extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 营销活动；→ marketing
+   */
+  marketingId?: string;
+  /**
+   * 活动名称
+   */
+  marketingName?: string;
+  /**
+   * 活动类型；字典 marketing_type
+   */
+  marketingType?: number;
+  /**
+   * 活动明细
+   */
+  marketingBodyId?: string;
+  /**
+   * 客户；→ customer
+   */
+  customerId?: string;
+  /**
+   * 客户名称
+   */
+  customerName?: string;
+  /**
+   * 订单
+   */
+  billId?: string;
+  /**
+   * 订单编号
+   */
+  billNo?: string;
+  /**
+   * 单据类型；字典 bill_type
+   */
+  billType?: string;
+  /**
+   * 商品；→ goods
+   */
+  commInfoId?: string;
+  /**
+   * 商品名称
+   */
+  commInfoName?: string;
+  /**
+   * 数量；精确小数（字符串）
+   */
+  qty?: string;
+  /**
+   * 优惠金额；精确小数（字符串）
+   */
+  promoAmt?: string;
+  /**
+   * 成交金额；精确小数（字符串）
+   */
+  finalAmt?: string;
+}
+
+/**
+ * 活动商品（/blade-market/commmarketing）
+ */
+export interface MarketingBody extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 营销活动
+   */
+  headId?: string;
+  /**
+   * 行号
+   */
+  sort?: number;
+  /**
+   * 商品；→ goods
+   */
+  commInfoId?: string;
+  /**
+   * 商品编码
+   */
+  commInfoCode?: string;
+  /**
+   * 商品名称
+   */
+  commInfoName?: string;
+  /**
+   * 规格
+   */
+  standard?: string;
+  /**
+   * 单位；→ unit
+   */
+  unitId?: string;
+  /**
+   * 单位名称
+   */
+  unitName?: string;
+  /**
+   * 原价；精确小数（字符串）
+   */
+  salesPrice?: string;
+  /**
+   * 折扣(%)；精确小数（字符串）
+   */
+  discountRate?: string;
+  /**
+   * 活动价；精确小数（字符串）
+   */
+  promoPrice?: string;
+  /**
+   * 每套数量；精确小数（字符串）
+   */
+  qty?: string;
+  /**
+   * 起团数量；精确小数（字符串）
+   */
+  minQty?: string;
+  /**
+   * 活动库存；精确小数（字符串）
+   */
+  activityQty?: string;
+  /**
+   * 每单限购；精确小数（字符串）
+   */
+  limitQty?: string;
+  /**
+   * 已售数量；精确小数（字符串）
+   */
+  soldQty?: string;
+  /**
+   * 定金；精确小数（字符串）
+   */
+  depositAmt?: string;
+  /**
+   * 满额；精确小数（字符串）
+   */
+  fullAmt?: string;
+  /**
+   * 减额；精确小数（字符串）
+   */
+  reduceAmt?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+}
+
+/**
+ * 营销活动（/blade-market/marketing）
+ */
+export interface Marketing extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 单据编号
+   */
+  billNo?: string;
+  /**
+   * 单据日期
+   */
+  billDate?: string;
+  /**
+   * 单据类型；字典 bill_type
+   */
+  billType?: string;
+  /**
+   * 单据状态；字典 bill_status
+   */
+  billStatus?: string;
+  /**
+   * 仓库；→ depot
+   */
+  depotId?: string;
+  /**
+   * 仓库名称
+   */
+  depotName?: string;
+  /**
+   * 业务员；→ staff
+   */
+  staffId?: string;
+  /**
+   * 业务员名称
+   */
+  staffName?: string;
+  /**
+   * 部门；→ dept
+   */
+  deptId?: string;
+  /**
+   * 部门名称
+   */
+  deptName?: string;
+  /**
+   * 总数量；精确小数（字符串）
+   */
+  totalQty?: string;
+  /**
+   * 税额；精确小数（字符串）
+   */
+  taxAmt?: string;
+  /**
+   * 价税合计；精确小数（字符串）
+   */
+  totalAmt?: string;
+  /**
+   * 优惠券金额；精确小数（字符串）
+   */
+  couponAmt?: string;
+  /**
+   * 费用金额；精确小数（字符串）
+   */
+  feeAmt?: string;
+  /**
+   * 应收付金额；精确小数（字符串）
+   */
+  finalAmt?: string;
+  /**
+   * 成本金额；精确小数（字符串）
+   */
+  costAmt?: string;
+  /**
+   * 源单ID
+   */
+  sourceBillId?: string;
+  /**
+   * 源单编号
+   */
+  sourceBillNo?: string;
+  /**
+   * 源单类型；字典 bill_type
+   */
+  sourceBillType?: string;
+  /**
+   * 审核意见
+   */
+  auditRemark?: string;
+  /**
+   * 审核人
+   */
+  auditUser?: string;
+  /**
+   * 审核时间
+   */
+  auditTime?: string;
+  /**
+   * 记账人
+   */
+  accountingUser?: string;
+  /**
+   * 记账时间
+   */
+  accountingTime?: string;
+  /**
+   * 制单人
+   */
+  createUserName?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+  /**
+   * 活动明细
+   */
+  bodyList?: {}[];
+  /**
+   * 活动名称
+   */
+  marketingName: string;
+  /**
+   * 活动类型；字典 marketing_type
+   */
+  marketingType: number;
+  /**
+   * 开始时间
+   */
+  beginTime: string;
+  /**
+   * 结束时间
+   */
+  endTime: string;
+  /**
+   * 套餐价；精确小数（字符串）
+   */
+  packagePrice?: string;
+  /**
+   * 发货日期
+   */
+  deliveryDate?: string;
+  /**
+   * 商品数
+   */
+  goodsCount?: number;
+  /**
+   * 已售数量；精确小数（字符串）
+   */
+  soldQty?: string;
+}
+
+/**
  * 以销定采（/blade-purchase/replenish/order）
  */
 export interface OrderReplenish extends Partial<Omit<BaseRow, 'id'>> {
@@ -21062,6 +21594,12 @@ export interface Entities {
   'profit-inventory-body': ProfitInventoryBody;
   'profit-inventory': ProfitInventory;
   'stock-warning': StockWarning;
+  'coupon-batch': CouponBatch;
+  'coupon': Coupon;
+  'customer-coupon': CustomerCoupon;
+  'customer-marketing': CustomerMarketing;
+  'marketing-body': MarketingBody;
+  'marketing': Marketing;
   'order-replenish': OrderReplenish;
   'purchase-demand-body': PurchaseDemandBody;
   'purchase-demand': PurchaseDemand;

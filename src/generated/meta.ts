@@ -87,6 +87,10 @@ export type FormField =
        */
       rules?: ("mobile" | "email" | "url" | "taxNo" | "bankAccount" | "code" | "phoneUniqueInLines")[];
       /**
+       * The kinds (document.variants values) whose menu page shows this field or line column (营销活动: 折扣 only on 商品促销); default every kind.
+       */
+      variants?: (string | number)[];
+      /**
        * Widget printFields: offer the bill's head fields (several), its line columns (several) or its head amounts (one).
        */
       printSource?: "head" | "lines" | "amount";
@@ -756,6 +760,13 @@ export interface Action {
    */
   open?: string;
   /**
+   * A long call (批量发放) whose progress the page shows while it runs: the browser picks a key, sends it as `param` with the call, and polls the GET `endpoint` with it every half second, showing its total, sent and skipped in a progress bar.
+   */
+  progress?: {
+    endpoint: string;
+    param: string;
+  };
+  /**
    * The call answers something to print, printed instead of refreshing the list: receipt, a mall order's receipt (bill type 0819, src/client/bespoke/print/receipt).
    */
   print?: "receipt";
@@ -1033,6 +1044,10 @@ export interface Document {
       [k: string]: string;
     };
   };
+  /**
+   * Lines that are rules, not goods movements (营销活动: discounts, prices, tiers): kept as the line resource validates them, no amounts computed, and checked by this named server rule (registered with Services.registerLineCheck) before the bill is saved; the rule may refuse with per-line messages and fill head fields.
+   */
+  lineCheck?: string;
   /**
    * One bill in several kinds told apart by a head field (收支单 expendType: 6001 其他收入单, 6002 费用单, 6003 报销单). Each kind has its own bill type (number rule, ledger rows' bill type) and title; the field is required and cannot change once the bill is saved. A menu leaf whose billType is a kind's shows that kind: a new bill takes its value and the history list shows only its bills. document.billType is the kind used when none is given.
    */

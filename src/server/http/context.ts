@@ -44,3 +44,9 @@ export function idList(text: string | undefined): string[] {
     .map((s) => s.trim())
     .filter(Boolean);
 }
+
+/** For calls whose parameters may come as a JSON body as well as in the query (body wins). */
+export function mergeJsonBody(ctx: Ctx): void {
+  const body = ctx.body;
+  if (body && typeof body === 'object' && !Array.isArray(body)) ctx.params = { ...ctx.params, ...(body as Record<string, unknown>) };
+}

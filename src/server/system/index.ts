@@ -41,6 +41,7 @@ import { registerRefundHandlers } from '../finance/refunds.ts';
 import { registerWorkflowHandlers } from '../workflow/index.ts';
 import { registerPrintHandlers } from '../print/templates.ts';
 import { registerReceiptHandlers } from '../sales/receipt.ts';
+import { registerMarketingHandlers } from '../marketing/index.ts';
 import { registerSettingsHandlers } from './settings.ts';
 import { registerTaskHandlers } from './tasks.ts';
 
@@ -88,6 +89,7 @@ export function registerSystemHandlers(services: Services) {
   registerWorkflowHandlers(services);
   registerPrintHandlers(services);
   registerReceiptHandlers(services);
+  registerMarketingHandlers(services);
   registerSettingsHandlers(services);
   registerTaskHandlers(services);
 }

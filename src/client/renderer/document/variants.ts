@@ -14,7 +14,7 @@ export interface VariantPage {
   fixedParams: Record<string, string>;
 }
 
-type Named = string | { field: string };
+type Named = string | { field: string; variants?: (string | number)[]; lines?: { fields: Named[] } };
 const nameOf = (item: Named) => (typeof item === 'string' ? item : item.field);
 
 export function variantPage(resource: ResourceFile, billType: string | undefined): VariantPage | undefined {
@@ -27,7 +27,10 @@ export function variantPage(resource: ResourceFile, billType: string | undefined
     const kinds = props[name]?.['x-variants'] as (string | number)[] | undefined;
     return name !== field && (!kinds || kinds.some((k) => String(k) === String(variant.value)));
   };
-  const keep = <T extends Named>(items: T[] | undefined): T[] | undefined => items?.filter((item) => belongs(nameOf(item)));
+  // A form field or line column may name its kinds itself (营销活动: 折扣 only on 商品促销).
+  const shown = (item: Named) => typeof item === 'string' || !item.variants || item.variants.some((k) => String(k) === String(variant.value));
+  const keep = <T extends Named>(items: T[] | undefined): T[] | undefined =>
+    items?.filter((item) => belongs(nameOf(item)) && shown(item)).map((item) => (typeof item === 'object' && item.lines ? { ...item, lines: { ...item.lines, fields: item.lines.fields.filter(shown) } } : item));
   const form = resource.form;
   return {
     fixedParams: { [field]: String(variant.value) },

@@ -14,6 +14,7 @@ import { useOpenLocation } from '../../app/menu/useMenus.ts';
 import { loadResource } from '../common/useResource.ts';
 import { exportRows } from './transfer.ts';
 import { announceChange } from '../../api/events.ts';
+import { callWithProgress } from './progressCall.tsx';
 
 /** Calls one of the resource's endpoints with query parameters, by its declared method. */
 export function callEndpoint(
@@ -130,6 +131,15 @@ export function useActionRunner(
       } else if (endpoint?.op === 'submit') {
         // A submit takes the record as a JSON body, typed values (lists, numbers) as they are.
         await http.post<unknown>(endpointUrl(target, action.endpoint), { ...base, ...typed });
+      } else if (action.progress) {
+        // A long call (批量发放): its progress shows while it runs, its own message when it ends.
+        const { endpoint: progressPath, param } = action.progress;
+        const answer = await callWithProgress(modal, label(action.label, action.labelEn), endpointUrl(target, progressPath), param, (key) => callEndpoint(target, action.endpoint, { ...base, ...promptValues(typed), ...key }), t);
+        const message = (answer as { message?: unknown } | null)?.message;
+        notifier().success(typeof message === 'string' && message ? message : (action.success ?? t('list.operateSuccess')));
+        announceChange(target.resource);
+        onDone();
+        return;
       } else {
         await callEndpoint(target, action.endpoint, { ...base, ...promptValues(typed) });
       }
@@ -137,7 +147,7 @@ export function useActionRunner(
       announceChange(target.resource);
       onDone();
     },
-    [onDone, t, label],
+    [onDone, t, label, modal],
   );
 
   const run = useCallback(

@@ -20,7 +20,7 @@ export interface LineProblem {
 const blank = (v: unknown) => v === undefined || v === null || v === '';
 
 /** One refusal naming every bad line and field (the grid marks each cell). */
-function lineRefusal(doc: DocumentDef, problems: LineProblem[]) {
+export function lineRefusal(doc: DocumentDef, problems: LineProblem[]) {
   return badRequest(problems.map((p) => p.message).join('；'), {
     fieldErrors: Object.fromEntries(problems.map((p) => [`${doc.lines ?? 'lines'}.${p.index}.${p.field}`, p.message])),
     lineErrors: problems,
@@ -44,6 +44,7 @@ export function computeBillLines(
   sources: Map<string, SourceLine> = new Map(),
 ): Row[] {
   if (doc.settle) return settleLines(doc, lineModel, raw, places);
+  if (doc.lineCheck) return ruleLines(lineModel, raw);
   if (doc.items) return itemLines(doc, lineModel, raw, places);
   if (!doc.amounts) return quantityLines(doc, lineModel, raw, places);
   const map: Record<keyof LineAmounts, string> = figureFields(doc);
@@ -147,6 +148,20 @@ function quantityLines(doc: DocumentDef, lineModel: Model, raw: Row[], places: P
   });
   if (problems.length) throw lineRefusal(doc, problems);
   return lines;
+}
+
+/**
+ * Rule lines (document.lineCheck, 营销活动): the fields the line resource has, as its own rules
+ * validated them; the bill's named line check judges them on save.
+ */
+function ruleLines(lineModel: Model, raw: Row[]): Row[] {
+  const known = lineModel.resource?.entity.properties ?? {};
+  return raw.map((line) => {
+    const trusted: Row = {};
+    for (const [key, value] of Object.entries(stripReadonly(lineModel, line))) if (key in known || key === 'version') trusted[key] = value;
+    if (!blank(line.id)) trusted.id = String(line.id);
+    return trusted;
+  });
 }
 
 /**

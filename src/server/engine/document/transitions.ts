@@ -118,6 +118,10 @@ export async function saveBill(services: Services, actor: Actor, dm: DocumentMod
   head[doc.statusField] = t.to;
   head.billType = documentFor(doc, head).billType;
   if (doc.dateField && blank(head[doc.dateField])) head[doc.dateField] = formatDateTime().slice(0, 10);
+  if (doc.lineCheck) {
+    const existing = id ? await services.store.get(model, actor.tenantId, id) : undefined;
+    await services.lineCheck(doc.lineCheck)({ services, actor, model, action, head, lines, existing });
+  }
   const { store } = services;
   const who = await userName(services, actor, actor.userId);
   const saved = await store.transaction(async () => {
