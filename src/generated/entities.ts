@@ -12561,7 +12561,7 @@ export interface Marketing extends Partial<Omit<BaseRow, 'id'>> {
    */
   billType?: string;
   /**
-   * 单据状态；字典 bill_status
+   * 活动状态；字典 campaign_status
    */
   billStatus?: string;
   /**

@@ -25,7 +25,7 @@ import { DocumentActions } from './DocumentActions.tsx';
 import { BillHistory, BillPostings, BillRelations } from './BillTabs.tsx';
 import { SourceButton } from './SourceButton.tsx';
 import { SettleBar } from './SettleBar.tsx';
-import { ItemsBar } from './ItemsBar.tsx';
+import { ItemsBar, RowsBar } from './ItemsBar.tsx';
 import { headFormBlock, loadBill, newBillValues, type Bill } from './documentApi.ts';
 import { lineColumnsOf } from './lineColumns.ts';
 import { useDT } from './i18n.ts';
@@ -219,6 +219,8 @@ export function DocumentEditor({ resource, billId, onChanged, hideActions }: Doc
   const status = dictItemOf(statusItems, state);
   // A bill without lines (a prepayment) is its head alone.
   const columns = lineResource ? lineColumnsOf(resource, lineResource, doc, places, language) : [];
+  // Rule lines without goods (整单促销's tiers) are typed in row by row.
+  const goodsLines = columns.some((c) => c.field === 'commInfoId');
   const side = doc.amounts?.price?.startsWith('purchase') ? 'purchase' : 'sales';
   const linesProp = doc.lines ? resource.entity.properties[doc.lines] : undefined;
   return (
@@ -269,7 +271,7 @@ export function DocumentEditor({ resource, billId, onChanged, hideActions }: Doc
             ? [
                 {
                   key: 'lines',
-                  label: doc.items ? label(String(linesProp?.title ?? ''), linesProp?.['x-titleEn'] as string | undefined) : dt(doc.settle ? 'doc.settleLines' : 'doc.lines'),
+                  label: doc.items || doc.lineCheck ? label(String(linesProp?.title ?? ''), linesProp?.['x-titleEn'] as string | undefined) : dt(doc.settle ? 'doc.settleLines' : 'doc.lines'),
                   children: (
                     <LineGrid
                       store={lines}
@@ -283,6 +285,8 @@ export function DocumentEditor({ resource, billId, onChanged, hideActions }: Doc
                           <SettleBar resource={resource} doc={doc} lines={lines} partnerId={partnerId} />
                         ) : doc.items && lineResource ? (
                           <ItemsBar lineResource={lineResource} doc={doc} lines={lines} head={() => store.getValues()} />
+                        ) : doc.lineCheck && !goodsLines ? (
+                          <RowsBar lines={lines} />
                         ) : undefined
                       }
                     />

@@ -75,3 +75,27 @@ export function ItemsBar({ lineResource, doc, lines, head }: Props) {
     </Flex>
   );
 }
+
+/**
+ * The line toolbar of rule lines with no goods (整单促销's tiers): 添加行 adds an empty line to
+ * type in, 删除行 takes the last one away.
+ */
+export function RowsBar({ lines }: { lines: LineStore }) {
+  const dt = useDT();
+  return (
+    <Flex gap={8} align="center" wrap>
+      <Button type="primary" ghost onClick={() => lines.add({})} data-testid="rows-add">
+        {dt('doc.addRow')}
+      </Button>
+      <Button
+        danger
+        onClick={() => {
+          const last = lines.all().at(-1);
+          if (last) lines.remove([last.key]);
+        }}
+      >
+        {dt('doc.deleteLines')}
+      </Button>
+    </Flex>
+  );
+}

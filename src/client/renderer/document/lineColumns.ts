@@ -40,7 +40,7 @@ export function lineColumnsOf(resource: ResourceFile, lineResource: ResourceFile
     if (field === 'commInfoId') kind = 'goods';
     else if (field === 'unitId') kind = 'unit';
     else if (field === 'isGift') kind = 'gift';
-    else if (decimal !== undefined) kind = field === input || INPUT_FIGURES.has(field) || field === doc.settle?.lineAmount || field === doc.items?.amount || field === doc.lineValue?.price || field === doc.count?.counted || field === doc.posting?.valueField ? 'decimal' : 'readonly';
+    else if (decimal !== undefined) kind = field === input || INPUT_FIGURES.has(field) || field === doc.settle?.lineAmount || field === doc.items?.amount || field === doc.lineValue?.price || field === doc.count?.counted || field === doc.posting?.valueField || Boolean(doc.lineCheck) ? 'decimal' : 'readonly';
     if (byName.get(field)?.readonly || (prop?.['x-readonly'] && field !== doc.lineValue?.price) || prop?.['x-virtual']) kind = kind === 'goods' || kind === 'unit' ? kind : 'readonly';
     // taxRate is typed as a percent with two places.
     const dict = prop?.['x-dict'] as string | undefined;
