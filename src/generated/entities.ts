@@ -17730,6 +17730,18 @@ export interface SalesOrderBody extends Partial<Omit<BaseRow, 'id'>> {
    * 已出库数量；精确小数（字符串）
    */
   outQty?: string;
+  /**
+   * 营销活动
+   */
+  marketingId?: string;
+  /**
+   * 活动明细
+   */
+  marketingBodyId?: string;
+  /**
+   * 定价规则
+   */
+  priceRule?: string;
 }
 
 /**
@@ -18048,6 +18060,14 @@ export interface SalesOrder extends Partial<Omit<BaseRow, 'id'>> {
    * 运费备注
    */
   freightRemark?: string;
+  /**
+   * 使用的优惠券
+   */
+  customerCouponId?: string;
+  /**
+   * 整单促销
+   */
+  orderMarketingId?: string;
   /**
    * 商品明细
    */

@@ -42,6 +42,7 @@ import { registerWorkflowHandlers } from '../workflow/index.ts';
 import { registerPrintHandlers } from '../print/templates.ts';
 import { registerReceiptHandlers } from '../sales/receipt.ts';
 import { registerMarketingHandlers } from '../marketing/index.ts';
+import { registerMallHandlers } from '../mall/index.ts';
 import { registerSettingsHandlers } from './settings.ts';
 import { registerTaskHandlers } from './tasks.ts';
 
@@ -90,6 +91,7 @@ export function registerSystemHandlers(services: Services) {
   registerPrintHandlers(services);
   registerReceiptHandlers(services);
   registerMarketingHandlers(services);
+  registerMallHandlers(services);
   registerSettingsHandlers(services);
   registerTaskHandlers(services);
 }

@@ -1,0 +1,9 @@
+/** 商城管理: buyer accounts and the storefront's order calls. */
+import type { Services } from '../services.ts';
+import { registerBuyerHandlers } from './buyers.ts';
+import { registerIntakeHandlers } from './intake.ts';
+
+export function registerMallHandlers(services: Services) {
+  registerBuyerHandlers(services);
+  registerIntakeHandlers(services);
+}

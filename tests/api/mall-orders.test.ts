@@ -1,0 +1,117 @@
+/**
+ * Mall orders through the storefront's calls (quote, intake), signed in as a buyer account, on
+ * SQLite and PostgreSQL: the README's worked example (特价, 九折, 秒杀, 满减 tiers and a 满100减10
+ * coupon) priced and stored to the cent; a flash sale of 10 units under 50 concurrent orders of 1
+ * (exactly 10 placed, the rest refused, campaign counters agree); refusals that leave nothing.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { databases, startTestServer, type TestServer } from '../support/server.ts';
+import { Api, expectOk, signedIn } from '../support/client.ts';
+import { makeGoods, makeWorld, type World } from '../support/bills.ts';
+import { formatDateTime } from '../../src/shared/dates.ts';
+
+type Row = Record<string, unknown>;
+const M = '/blade-market/marketing';
+const at = (days: number, time = '00:00:00') => `${formatDateTime(new Date(Date.now() + days * 86_400_000)).slice(0, 10)} ${time}`;
+const span = { beginTime: at(-1), endTime: at(10, '23:59:59') };
+
+describe.each(databases())('mall orders ($name)', ({ databaseUrl }) => {
+  let server: TestServer;
+  let admin: Api;
+  let buyer: Api;
+  let w: World;
+  let goods: Record<'A' | 'B' | 'C' | 'D' | 'E', string>;
+  let heldCoupon = '';
+  let flash = '';
+
+  const price = async (id: string, retailPrice: string) => expectOk(await admin.post('/blade-base/commprice/submit', { commInfoId: id, unitId: w.unitId, retailPrice }));
+
+  beforeAll(async () => {
+    server = await startTestServer({ databaseUrl });
+    admin = await signedIn(server.url);
+    w = await makeWorld(admin, { goods: 4, customers: 2 });
+    const e = await makeGoods(admin, w.unitId, `秒杀商品${Date.now()}`);
+    goods = { A: w.goods[0], B: w.goods[1], C: w.goods[2], D: w.goods[3], E: e };
+    for (const [id, p] of [[goods.A, '25.00'], [goods.B, '12.80'], [goods.C, '40.00'], [goods.D, '29.90'], [goods.E, '59.00']] as const) await price(id, p);
+    expectOk(await admin.call('POST', '/blade-base/comminfo/putOnShelves', { query: { ids: Object.values(goods).join(',') } }));
+    const phone = `139${String(Date.now()).slice(-8)}`;
+    const member = expectOk<Row>(await admin.post('/blade-base/member/submit', { customerId: w.customers[0], phone, realName: '买家张三' }));
+    expectOk(await admin.post('/blade-base/member/openAccount', { id: member.id, password: 'buyer123' }));
+    buyer = await signedIn(server.url, '000000', phone, 'buyer123');
+
+    const campaign = async (kind: number, bodyList: Row[], extra: Row = {}) => expectOk<Row>(await admin.post(`${M}/submit`, { marketingName: `活动${kind}-${bodyList.length}`, marketingType: kind, ...span, bodyList, ...extra }));
+    await campaign(3, [{ commInfoId: goods.B, promoPrice: '9.90' }], { marketingName: '特价' });
+    await campaign(1, [{ commInfoId: goods.C, discountRate: '90' }], { marketingName: '九折' });
+    await campaign(6, [{ commInfoId: goods.D, promoPrice: '19.90', activityQty: '10', limitQty: '2' }], { marketingName: '秒杀' });
+    await campaign(2, [{ fullAmt: '100', reduceAmt: '10' }, { fullAmt: '150', reduceAmt: '20' }, { fullAmt: '200', reduceAmt: '40' }], { marketingName: '满减' });
+    flash = String((await campaign(6, [{ commInfoId: goods.E, promoPrice: '1.00', activityQty: '10' }], { marketingName: '一元秒杀' })).id);
+    const coupon = expectOk<Row>(await admin.post('/blade-market/coupon/submit', { couponName: '满100减10', couponType: 1, couponAmt: '10', fullAmt: '100', couponNum: 10, ...span }));
+    expectOk(await admin.get('/blade-market/coupon/send', { id: coupon.id, customerIds: w.customers[0] }));
+    heldCoupon = String(expectOk<{ records: Row[] }>(await admin.get('/blade-market/customercoupon/list', { couponId: coupon.id })).records[0].id);
+  });
+  afterAll(async () => server?.close());
+
+  const cart = () => [
+    { commInfoId: goods.A, qty: '3' },
+    { commInfoId: goods.B, qty: '5' },
+    { commInfoId: goods.C, qty: '1' },
+    { commInfoId: goods.D, qty: '1' },
+  ];
+  const address = { contacts: '张三', contactsPhone: '13900000000', contactsAreaName: '上海市 浦东新区', contactsAddress: '张杨路 500 号' };
+
+  test('only a buyer account may order; a refusal leaves nothing behind', async () => {
+    const staff = await admin.post('/blade-mall/order/intake', { lines: cart(), ...address });
+    expect(staff.status).toBe(403);
+    expect(staff.body.msg).toBe('只有商城买家账号可以在商城下单');
+    const before = expectOk<{ total: number }>(await admin.get('/blade-sales/salesorderhead/list', { size: 1 })).total;
+    const small = await buyer.post('/blade-mall/order/intake', { lines: [{ commInfoId: goods.A, qty: '1' }], couponId: heldCoupon, ...address });
+    expect(small.status).toBe(400);
+    expect(small.body.msg).toBe('未满足优惠券「满100减10」的使用条件：满 100 可用，本单可用金额 25.00');
+    const overLimit = await buyer.post('/blade-mall/order/intake', { lines: [{ commInfoId: goods.D, qty: '3' }], ...address });
+    expect(overLimit.body.msg).toMatch(/^「.+」参加秒杀「秒杀」，每单限购 2$/);
+    const noAddress = await buyer.post('/blade-mall/order/intake', { lines: cart() });
+    expect(noAddress.body.msg).toBe('请填写收货人、电话和地址');
+    expect(expectOk<{ total: number }>(await admin.get('/blade-sales/salesorderhead/list', { size: 1 })).total).toBe(before);
+    const held = expectOk<{ records: Row[] }>(await admin.get('/blade-market/customercoupon/list', { id: heldCoupon })).records;
+    expect(held[0].useStatus).toBe(1);
+  });
+
+  test('the README worked example: quote and order agree to the cent, the coupon is used once', async () => {
+    const quote = expectOk<Row>(await buyer.post('/blade-mall/order/quote', { lines: cart(), couponId: heldCoupon }));
+    expect(quote).toMatchObject({ totalAmt: '180.40', couponAmt: '30.00', finalAmt: '150.40', problems: [] });
+    const placed = expectOk<Row>(await buyer.post('/blade-mall/order/intake', { lines: cart(), couponId: heldCoupon, ...address, remark: '工作日送货' }));
+    expect(placed).toMatchObject({ billStatus: '1302', finalAmt: '150.40' });
+    const order = expectOk<Row>(await admin.get('/blade-sales/salesorderhead/detail', { id: placed.id }));
+    expect(order).toMatchObject({ orderSource: '2', customerId: w.customers[0], totalAmt: '180.40', couponAmt: '30.00', finalAmt: '150.40', contacts: '张三', customerCouponId: heldCoupon });
+    const lines = order.bodyList as Row[];
+    expect(lines.map((l) => [l.taxPrice, l.totalAmt, l.couponAmt, l.finalAmt])).toEqual([
+      ['25.00000', '75.00', '14.02', '60.98'],
+      ['9.90000', '49.50', '9.25', '40.25'],
+      ['40.00000', '36.00', '6.73', '29.27'],
+      ['19.90000', '19.90', '0.00', '19.90'],
+    ]);
+    expect(lines[0].priceRule).toBe('整单促销「满减」分摊 9.34；优惠券「满100减10」分摊 4.68');
+    expect(lines[3].priceRule).toBe('秒杀「秒杀」19.90000');
+    const held = expectOk<{ records: Row[] }>(await admin.get('/blade-market/customercoupon/list', { id: heldCoupon })).records[0];
+    expect(held).toMatchObject({ useStatus: 2, useBillId: placed.id, useBillNo: placed.billNo });
+    expect(Number(held.useAmt)).toBe(10);
+    const again = await buyer.post('/blade-mall/order/intake', { lines: cart(), couponId: heldCoupon, ...address });
+    expect(again.body.msg).toBe('优惠券已使用');
+    const joined = expectOk<{ records: Row[] }>(await admin.get('/blade-market/customermarketing/list', { billNo: placed.billNo, size: 20 })).records;
+    expect(joined.map((r) => [Number(r.marketingType), Number(r.promoAmt)]).sort()).toEqual([[1, 4], [2, 20], [3, 14.5], [6, 10]].sort());
+  });
+
+  test('a flash sale of 10 units under 50 concurrent orders of 1: exactly 10 placed', async () => {
+    const replies = await Promise.all(Array.from({ length: 50 }, () => buyer.post('/blade-mall/order/intake', { lines: [{ commInfoId: goods.E, qty: '1' }], ...address })));
+    const placed = replies.filter((r) => r.body.success);
+    expect(placed).toHaveLength(10);
+    for (const r of replies.filter((x) => !x.body.success)) expect(r.body.msg).toMatch(/^「.+」的秒杀「一元秒杀」已抢光$/);
+    const campaign = expectOk<Row>(await admin.get(`${M}/detail`, { id: flash }));
+    const line = (campaign.bodyList as Row[])[0];
+    expect([Number(line.activityQty), Number(line.soldQty)]).toEqual([10, 10]);
+    const joined = expectOk<{ total: number }>(await admin.get('/blade-market/customermarketing/list', { marketingId: flash, size: 1 })).total;
+    expect(joined).toBe(10);
+    const orders = new Set(placed.map((r) => (r.body.data as Row).id));
+    expect(orders.size).toBe(10);
+  }, 120_000);
+});
