@@ -18061,6 +18061,10 @@ export interface SalesOrder extends Partial<Omit<BaseRow, 'id'>> {
    */
   freightRemark?: string;
   /**
+   * 商城状态；字典 mall_order_status
+   */
+  mallStatus?: string;
+  /**
    * 使用的优惠券
    */
   customerCouponId?: string;

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { databases, startTestServer, type TestServer } from '../support/server.ts';
 import { Api, expectOk, signedIn } from '../support/client.ts';
-import { makeGoods, makeWorld, type World } from '../support/bills.ts';
+import { BASES, approvedBill, lines, makeGoods, makeWorld, partyBalance, setConfig, stockOf, type World } from '../support/bills.ts';
 import { formatDateTime } from '../../src/shared/dates.ts';
 
 type Row = Record<string, unknown>;
@@ -33,6 +33,8 @@ describe.each(databases())('mall orders ($name)', ({ databaseUrl }) => {
     const e = await makeGoods(admin, w.unitId, `秒杀商品${Date.now()}`);
     goods = { A: w.goods[0], B: w.goods[1], C: w.goods[2], D: w.goods[3], E: e };
     for (const [id, p] of [[goods.A, '25.00'], [goods.B, '12.80'], [goods.C, '40.00'], [goods.D, '29.90'], [goods.E, '59.00']] as const) await price(id, p);
+    await setConfig(admin, 'MALL_DEPOT_ID', w.depots[0]);
+    await approvedBill(admin, BASES.purchaseIn, { supplierId: w.supplierId, depotId: w.depots[0], bodyList: lines(w, Object.values(goods).map((g) => ({ goods: g, qty: '100', purchasePrice: '5' }))) }, { post: true });
     expectOk(await admin.call('POST', '/blade-base/comminfo/putOnShelves', { query: { ids: Object.values(goods).join(',') } }));
     const phone = `139${String(Date.now()).slice(-8)}`;
     const member = expectOk<Row>(await admin.post('/blade-base/member/submit', { customerId: w.customers[0], phone, realName: '买家张三' }));
@@ -99,6 +101,24 @@ describe.each(databases())('mall orders ($name)', ({ databaseUrl }) => {
     expect(again.body.msg).toBe('优惠券已使用');
     const joined = expectOk<{ records: Row[] }>(await admin.get('/blade-market/customermarketing/list', { billNo: placed.billNo, size: 20 })).records;
     expect(joined.map((r) => [Number(r.marketingType), Number(r.promoAmt)]).sort()).toEqual([[1, 4], [2, 20], [3, 14.5], [6, 10]].sort());
+    expect(order.mallStatus).toBe('6202');
+
+    // 确认, 发货 (posts the sales-out: stock leaves, the customer owes the order's final amount), 确认收货.
+    const early = await admin.post('/blade-mall/order/ship', { id: placed.id, courierNo: 'SF1001' });
+    expect(early.body.msg).toBe('请先确认订单，再发货');
+    expectOk(await admin.post('/blade-mall/order/confirm', { id: placed.id, version: order.version }));
+    const arBefore = await partyBalance(server, 'AR', w.customers[0]);
+    const stockBefore = await stockOf(server, w.depots[0], goods.A);
+    const noCourier = await admin.post('/blade-mall/order/ship', { id: placed.id });
+    expect(noCourier.body.msg).toBe('请填写快递单号');
+    const shipped = expectOk<{ order: Row; salesOut: Row }>(await admin.post('/blade-mall/order/ship', { id: placed.id, courierNo: 'SF1001' }));
+    expect(shipped.order).toMatchObject({ mallStatus: '6203' });
+    expect(shipped.salesOut).toMatchObject({ billStatus: '1306', courierNo: 'SF1001', finalAmt: '150.40' });
+    expect((await stockOf(server, w.depots[0], goods.A)).qty).toBe((Number(stockBefore.qty) - 3).toFixed(2));
+    expect(Number(await partyBalance(server, 'AR', w.customers[0])) - Number(arBefore)).toBeCloseTo(150.4, 2);
+    expect((await admin.post('/blade-mall/order/ship', { id: placed.id, courierNo: 'SF1002' })).body.msg).toBe('订单不是待发货状态');
+    const done = expectOk<Row>(await buyer.post('/blade-mall/order/complete', { id: placed.id }));
+    expect(done.mallStatus).toBe('6204');
   });
 
   test('a flash sale of 10 units under 50 concurrent orders of 1: exactly 10 placed', async () => {

@@ -2,8 +2,10 @@
 import type { Services } from '../services.ts';
 import { registerBuyerHandlers } from './buyers.ts';
 import { registerIntakeHandlers } from './intake.ts';
+import { registerMallOrderHandlers } from './orders.ts';
 
 export function registerMallHandlers(services: Services) {
   registerBuyerHandlers(services);
   registerIntakeHandlers(services);
+  registerMallOrderHandlers(services);
 }

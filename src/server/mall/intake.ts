@@ -21,6 +21,7 @@ import { useCustomerCoupon } from '../marketing/coupons.ts';
 import { priceForCustomer } from '../marketing/quote.ts';
 import type { Quote } from '../marketing/pricing.ts';
 import { buyerOf } from './buyers.ts';
+import { MALL_STATUS } from './orders.ts';
 import { MALL_SOURCE } from '../sales/orders.ts';
 import { SELF_PICKUP } from '../sales/receipt.ts';
 
@@ -145,13 +146,13 @@ export function registerIntakeHandlers(services: Services) {
       });
       const billId = String(bill.id);
       const billNo = String(bill.billNo);
-      const head: Row = {};
+      const head: Row = { mallStatus: MALL_STATUS.toShip };
       if (quote.coupon && heldId) {
         await useCustomerCoupon(services, caller, heldId, customerId, { id: billId, billNo, amount: quote.coupon.amount });
         head.customerCouponId = heldId;
       }
       if (quote.orderPromotion) head.orderMarketingId = quote.orderPromotion.marketingId;
-      if (Object.keys(head).length) await store.update(dm.model, caller, billId, head, { includeReadonly: true });
+      await store.update(dm.model, caller, billId, head, { includeReadonly: true });
       await store.insertMany(services.m('customer-marketing'), caller, participation(quote, customerId, billId, billNo, places.amount));
       return billId;
     });
