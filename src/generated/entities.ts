@@ -12163,6 +12163,222 @@ export interface StockWarning extends Partial<Omit<BaseRow, 'id'>> {
 }
 
 /**
+ * 商城退货申请明细（/blade-mall/returnapplybody）
+ */
+export interface MallReturnBody extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 退货申请
+   */
+  headId?: string;
+  /**
+   * 行号
+   */
+  sort?: number;
+  /**
+   * 订单行
+   */
+  sourceBodyId: string;
+  /**
+   * 商品；→ goods
+   */
+  commInfoId?: string;
+  /**
+   * 商品名称
+   */
+  commInfoName?: string;
+  /**
+   * 单位；→ unit
+   */
+  unitId?: string;
+  /**
+   * 单位名称
+   */
+  unitName?: string;
+  /**
+   * 订单数量；精确小数（字符串）
+   */
+  orderQty?: string;
+  /**
+   * 退货数量；精确小数（字符串）
+   */
+  qty: string;
+  /**
+   * 单价；精确小数（字符串）
+   */
+  taxPrice?: string;
+  /**
+   * 退款金额；精确小数（字符串）
+   */
+  returnAmt?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+}
+
+/**
+ * 商城退货申请（/blade-mall/returnapply）
+ */
+export interface MallReturn extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 单据编号
+   */
+  billNo?: string;
+  /**
+   * 单据日期
+   */
+  billDate?: string;
+  /**
+   * 单据类型；字典 bill_type
+   */
+  billType?: string;
+  /**
+   * 单据状态；字典 bill_status
+   */
+  billStatus?: string;
+  /**
+   * 仓库；→ depot
+   */
+  depotId?: string;
+  /**
+   * 仓库名称
+   */
+  depotName?: string;
+  /**
+   * 业务员；→ staff
+   */
+  staffId?: string;
+  /**
+   * 业务员名称
+   */
+  staffName?: string;
+  /**
+   * 部门；→ dept
+   */
+  deptId?: string;
+  /**
+   * 部门名称
+   */
+  deptName?: string;
+  /**
+   * 总数量；精确小数（字符串）
+   */
+  totalQty?: string;
+  /**
+   * 税额；精确小数（字符串）
+   */
+  taxAmt?: string;
+  /**
+   * 价税合计；精确小数（字符串）
+   */
+  totalAmt?: string;
+  /**
+   * 优惠券金额；精确小数（字符串）
+   */
+  couponAmt?: string;
+  /**
+   * 费用金额；精确小数（字符串）
+   */
+  feeAmt?: string;
+  /**
+   * 应收付金额；精确小数（字符串）
+   */
+  finalAmt?: string;
+  /**
+   * 成本金额；精确小数（字符串）
+   */
+  costAmt?: string;
+  /**
+   * 源单ID
+   */
+  sourceBillId?: string;
+  /**
+   * 源单编号
+   */
+  sourceBillNo?: string;
+  /**
+   * 源单类型；字典 bill_type
+   */
+  sourceBillType?: string;
+  /**
+   * 审核意见
+   */
+  auditRemark?: string;
+  /**
+   * 审核人
+   */
+  auditUser?: string;
+  /**
+   * 审核时间
+   */
+  auditTime?: string;
+  /**
+   * 记账人
+   */
+  accountingUser?: string;
+  /**
+   * 记账时间
+   */
+  accountingTime?: string;
+  /**
+   * 制单人
+   */
+  createUserName?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+  /**
+   * 退货明细
+   */
+  bodyList?: {}[];
+  /**
+   * 商城订单
+   */
+  orderId: string;
+  /**
+   * 订单编号
+   */
+  orderNo?: string;
+  /**
+   * 客户；→ customer
+   */
+  customerId?: string;
+  /**
+   * 客户名称
+   */
+  bartererName?: string;
+  /**
+   * 退货原因
+   */
+  returnReason: string;
+  /**
+   * 退款金额；精确小数（字符串）
+   */
+  returnAmt?: string;
+  /**
+   * 销售退货单
+   */
+  salesReturnId?: string;
+  /**
+   * 退货单号
+   */
+  salesReturnNo?: string;
+  /**
+   * 申请前商城状态；字典 mall_order_status
+   */
+  orderMallStatus?: string;
+}
+
+/**
  * 优惠券发放记录（/blade-market/couponbatch）
  */
 export interface CouponBatch extends Partial<Omit<BaseRow, 'id'>> {
@@ -21618,6 +21834,8 @@ export interface Entities {
   'profit-inventory-body': ProfitInventoryBody;
   'profit-inventory': ProfitInventory;
   'stock-warning': StockWarning;
+  'mall-return-body': MallReturnBody;
+  'mall-return': MallReturn;
   'coupon-batch': CouponBatch;
   'coupon': Coupon;
   'customer-coupon': CustomerCoupon;

@@ -119,6 +119,26 @@ describe.each(databases())('mall orders ($name)', ({ databaseUrl }) => {
     expect((await admin.post('/blade-mall/order/ship', { id: placed.id, courierNo: 'SF1002' })).body.msg).toBe('订单不是待发货状态');
     const done = expectOk<Row>(await buyer.post('/blade-mall/order/complete', { id: placed.id }));
     expect(done.mallStatus).toBe('6204');
+
+    // 退货申请 by the buyer: 2 of A's 3 (its coupon and promotion shares prorated), then approved into a posted sales return.
+    const aLine = lines[0];
+    const tooMany = await buyer.post('/blade-mall/return/apply', { orderId: placed.id, lines: [{ sourceBodyId: aLine.id, qty: '4' }], returnReason: '质量问题' });
+    expect(tooMany.body.msg).toBe('第1行：退货数量不能超过可退数量 3.00');
+    const request = expectOk<Row>(await buyer.post('/blade-mall/return/apply', { orderId: placed.id, lines: [{ sourceBodyId: aLine.id, qty: '2' }], returnReason: '质量问题' }));
+    expect(request).toMatchObject({ billStatus: '1302', orderNo: placed.billNo, returnAmt: '40.65' });
+    expect(expectOk<Row>(await admin.get('/blade-sales/salesorderhead/detail', { id: placed.id })).mallStatus).toBe('6206');
+    const second = await buyer.post('/blade-mall/return/apply', { orderId: placed.id, lines: [{ sourceBodyId: aLine.id, qty: '2' }], returnReason: '再退' });
+    expect(second.body.msg).toBe('第1行：退货数量不能超过可退数量 1.00');
+    const arMid = await partyBalance(server, 'AR', w.customers[0]);
+    const stockMid = await stockOf(server, w.depots[0], goods.A);
+    const approved = expectOk<Row>(await admin.post('/blade-mall/returnapply/pass', { id: request.id, version: request.version, depotId: w.depots[0], remark: '同意' }));
+    expect(approved.billStatus).toBe('1304');
+    expect(String(approved.salesReturnNo)).not.toBe('');
+    const salesReturn = expectOk<Row>(await admin.get('/blade-sales/salesreturnorderhead/detail', { id: approved.salesReturnId }));
+    expect(salesReturn).toMatchObject({ billStatus: '1306', finalAmt: '-40.65' });
+    expect((await stockOf(server, w.depots[0], goods.A)).qty).toBe((Number(stockMid.qty) + 2).toFixed(2));
+    expect(Number(await partyBalance(server, 'AR', w.customers[0])) - Number(arMid)).toBeCloseTo(-40.65, 2);
+    expect(expectOk<Row>(await admin.get('/blade-sales/salesorderhead/detail', { id: placed.id })).mallStatus).toBe('6204');
   });
 
   test('a flash sale of 10 units under 50 concurrent orders of 1: exactly 10 placed', async () => {

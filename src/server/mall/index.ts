@@ -3,9 +3,11 @@ import type { Services } from '../services.ts';
 import { registerBuyerHandlers } from './buyers.ts';
 import { registerIntakeHandlers } from './intake.ts';
 import { registerMallOrderHandlers } from './orders.ts';
+import { registerMallReturnHandlers } from './returns.ts';
 
 export function registerMallHandlers(services: Services) {
   registerBuyerHandlers(services);
   registerIntakeHandlers(services);
   registerMallOrderHandlers(services);
+  registerMallReturnHandlers(services);
 }
