@@ -4319,6 +4319,14 @@ export interface Member extends Partial<Omit<BaseRow, 'id'>> {
    */
   statusName?: string;
   /**
+   * 买家账号
+   */
+  account?: string;
+  /**
+   * 登录密码
+   */
+  password?: string;
+  /**
    * 主键
    */
   id?: string;
@@ -7713,6 +7721,10 @@ export interface Prepayment extends Partial<Omit<BaseRow, 'id'>> {
    */
   remark?: string;
   /**
+   * 预收类型；字典 prepayment_kind
+   */
+  precpKind?: number;
+  /**
    * 客户；→ customer
    */
   bartererId: string;
@@ -8170,6 +8182,10 @@ export interface Receipt extends Partial<Omit<BaseRow, 'id'>> {
    * 备注
    */
   remark?: string;
+  /**
+   * 收款类型；字典 receipt_kind
+   */
+  receiptKind?: number;
   /**
    * 客户；→ customer
    */

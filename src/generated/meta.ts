@@ -760,6 +760,10 @@ export interface Action {
    */
   open?: string;
   /**
+   * The call takes its parameters as a JSON body instead of the query string, so a secret typed in the prompt (开通账号's password) never lands in a URL or an access log.
+   */
+  json?: boolean;
+  /**
    * A long call (批量发放) whose progress the page shows while it runs: the browser picks a key, sends it as `param` with the call, and polls the GET `endpoint` with it every half second, showing its total, sent and skipped in a progress bar.
    */
   progress?: {

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { databases, startTestServer } from '../support/server.ts';
 import { signedIn } from '../support/client.ts';
+import { makeWorld } from '../support/bills.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
@@ -62,5 +63,31 @@ describe.each(databases().filter((d) => d.name === 'sqlite'))('schema migration 
     fs.cpSync(path.join(root, 'schemas/system/param.json'), path.join(schemas, 'system/param.json'));
     const again = await startTestServer({ dataDir, schemasDir: schemas });
     await again.close();
+  });
+  it('a bill gaining kinds (document.variants): its existing bills become the default kind and stay listed', async () => {
+    const schemas = schemasCopy();
+    const file = path.join(schemas, 'finance/prepayment.json');
+    const full = fs.readFileSync(file, 'utf8');
+    const data = JSON.parse(full);
+    delete data.entity.properties.precpKind;
+    delete data.document.variants;
+    fs.writeFileSync(file, JSON.stringify(data, null, 2));
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'erp-mig-data-'));
+    let server = await startTestServer({ dataDir, schemasDir: schemas });
+    let api = await signedIn(server.url);
+    const w = await makeWorld(api, { customers: 1 });
+    const methods = (await api.get('/blade-base/settlement/retail')).body.data as { id: string; settlementName: string }[];
+    const cash = methods.find((m) => m.settlementName === '现金')!.id;
+    const old = await api.post('/blade-finance/prepayment/draft', { bartererId: w.customers[0], settlementId: cash, precpAmt: '100' });
+    expect(old.body.code).toBe(200);
+    await server.close();
+    fs.writeFileSync(file, full);
+    server = await startTestServer({ dataDir, schemasDir: schemas });
+    api = await signedIn(server.url);
+    const after = (await api.get('/blade-finance/prepayment/detail', { id: old.body.data.id })).body.data;
+    expect(after).toMatchObject({ precpKind: 1, billType: '0886' });
+    const listed = (await api.get('/blade-finance/prepayment/list', { precpKind: 1 })).body.data.records;
+    expect(listed.map((r: { id: string }) => r.id)).toContain(old.body.data.id);
+    await server.close();
   });
 });

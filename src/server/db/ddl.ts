@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Database } from './connect.ts';
 import type { FieldModel, Model } from '../engine/model.ts';
-import { BASE_FIELDS, STORAGE_SCALE } from '../engine/model.ts';
+import { BASE_FIELDS, STORAGE_SCALE, toDb } from '../engine/model.ts';
 import { toColumn } from '../../shared/resource.ts';
 
 /** A column type as both databases spell it. Saved per table so a later start can tell what changed. */
@@ -116,6 +116,11 @@ export async function syncTable(database: Database, model: Model): Promise<'crea
       await sql`alter table ${q(model.table)} add column ${sql.raw(`"${f.column}" ${columnType(f, database.kind)}${defaultClause(f)}`)}`.execute(
         database.db,
       );
+      // A bill gaining kinds (document.variants): the bills it already has are of the default kind.
+      const kindDefault = model.resource?.document?.variants?.field === f.name ? f.schema.default : undefined;
+      if (kindDefault !== undefined) {
+        await sql`update ${q(model.table)} set ${q(f.column)} = ${toDb(f, kindDefault, database.kind)} where ${q(f.column)} is null`.execute(database.db);
+      }
       outcome = 'altered';
     }
   }

@@ -128,8 +128,9 @@ export function useActionRunner(
         const form = new FormData();
         form.append('file', file);
         await requestData<unknown>(endpointUrl(target, action.endpoint), { method: 'post', body: form, params: { ...base, ...promptValues(typed) }, timeout: 'export' });
-      } else if (endpoint?.op === 'submit') {
-        // A submit takes the record as a JSON body, typed values (lists, numbers) as they are.
+      } else if (endpoint?.op === 'submit' || action.json) {
+        // A submit takes the record as a JSON body, typed values (lists, numbers) as they are; so
+        // does an action carrying a secret (action.json), which must not travel in the URL.
         await http.post<unknown>(endpointUrl(target, action.endpoint), { ...base, ...typed });
       } else if (action.progress) {
         // A long call (批量发放): its progress shows while it runs, its own message when it ends.
