@@ -12179,6 +12179,200 @@ export interface StockWarning extends Partial<Omit<BaseRow, 'id'>> {
 }
 
 /**
+ * 运费设置（/blade-mall/freight）
+ */
+export interface FreightTemplate extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 计费方式名称
+   */
+  chargeModeName?: string;
+  /**
+   * 默认名称
+   */
+  isDefaultName?: string;
+  /**
+   * 状态名称
+   */
+  statusName?: string;
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 模板名称
+   */
+  templateName: string;
+  /**
+   * 计费方式；字典 freight_charge_mode
+   */
+  chargeMode: 1 | 2 | 3;
+  /**
+   * 首件/首重；精确小数（字符串）
+   */
+  firstQty?: string;
+  /**
+   * 首费（元）；精确小数（字符串）
+   */
+  firstFee?: string;
+  /**
+   * 续件/续重；精确小数（字符串）
+   */
+  extraQty?: string;
+  /**
+   * 续费（元）；精确小数（字符串）
+   */
+  extraFee?: string;
+  /**
+   * 满额包邮；精确小数（字符串）
+   */
+  freeAmount?: string;
+  /**
+   * 配送区域
+   */
+  regions?: string;
+  /**
+   * 默认模板；字典 yes_no
+   */
+  isDefault?: 1 | 2;
+  /**
+   * 备注
+   */
+  remark?: string;
+  /**
+   * 状态；字典 status
+   */
+  status?: number;
+}
+
+/**
+ * 帮助内容（/blade-mall/helpdetail）
+ */
+export interface HelpDetail extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 分类名称
+   */
+  helpTypeName?: string;
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 帮助分类；→ help-type
+   */
+  helpTypeId: string;
+  /**
+   * 标题
+   */
+  title: string;
+  /**
+   * 内容
+   */
+  content: string;
+  /**
+   * 排序
+   */
+  sort?: number;
+}
+
+/**
+ * 帮助分类（/blade-mall/helptype）
+ */
+export interface HelpType extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 分类名称
+   */
+  typeName: string;
+  /**
+   * 排序
+   */
+  sort?: number;
+}
+
+/**
+ * 店铺装修（/blade-mall/decoration）
+ */
+export interface MallDecoration extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 页面类型名称
+   */
+  pageKindName?: string;
+  /**
+   * 发布名称
+   */
+  isPublishedName?: string;
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 页面名称
+   */
+  pageName: string;
+  /**
+   * 页面类型；字典 mall_page_kind
+   */
+  pageKind: 1 | 2 | 3;
+  /**
+   * 页面布局
+   */
+  layout: string;
+  /**
+   * 已发布；字典 yes_no
+   */
+  isPublished?: 1 | 2;
+  /**
+   * 备注
+   */
+  remark?: string;
+}
+
+/**
+ * 商城公告（/blade-mall/notice）
+ */
+export interface MallNotice extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 置顶名称
+   */
+  isTopName?: string;
+  /**
+   * 状态名称
+   */
+  statusName?: string;
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 公告标题
+   */
+  title: string;
+  /**
+   * 公告内容
+   */
+  content: string;
+  /**
+   * 发布时间
+   */
+  publishTime: string;
+  /**
+   * 置顶；字典 yes_no
+   */
+  isTop?: 1 | 2;
+  /**
+   * 排序
+   */
+  sort?: number;
+  /**
+   * 状态；字典 mall_notice_status
+   */
+  status?: number;
+}
+
+/**
  * 商城退货申请明细（/blade-mall/returnapplybody）
  */
 export interface MallReturnBody extends Partial<Omit<BaseRow, 'id'>> {
@@ -12392,6 +12586,164 @@ export interface MallReturn extends Partial<Omit<BaseRow, 'id'>> {
    * 申请前商城状态；字典 mall_order_status
    */
   orderMallStatus?: string;
+}
+
+/**
+ * 基础设置（/blade-mall/settings）
+ */
+export interface MallSettings extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 允许游客浏览名称
+   */
+  guestBrowseName?: string;
+  /**
+   * 开具发票名称
+   */
+  invoiceEnabledName?: string;
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 编码
+   */
+  code?: string;
+  /**
+   * 商城名称
+   */
+  mallName: string;
+  /**
+   * 商城Logo
+   */
+  logoUrl?: string;
+  /**
+   * 客服电话
+   */
+  servicePhone?: string;
+  /**
+   * 自动确认收货天数
+   */
+  autoConfirmDays?: number;
+  /**
+   * 未付款自动取消（分钟）
+   */
+  autoCancelMinutes?: number;
+  /**
+   * 允许游客浏览；字典 yes_no
+   */
+  guestBrowse?: 1 | 2;
+  /**
+   * 起订金额；精确小数（字符串）
+   */
+  minOrderAmount?: string;
+  /**
+   * 配送说明
+   */
+  deliveryNote?: string;
+  /**
+   * 开具发票；字典 yes_no
+   */
+  invoiceEnabled?: 1 | 2;
+  /**
+   * 可申请退货天数
+   */
+  returnDays?: number;
+}
+
+/**
+ * 退货原因（/blade-mall/returntype）
+ */
+export interface ReturnType extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 状态名称
+   */
+  statusName?: string;
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 退货原因
+   */
+  returnTypeName: string;
+  /**
+   * 排序
+   */
+  sort?: number;
+  /**
+   * 备注
+   */
+  remark?: string;
+  /**
+   * 状态；字典 status
+   */
+  status?: number;
+}
+
+/**
+ * 门店管理（/blade-mall/shopinfo）
+ */
+export interface ShopInfo extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 支持自提名称
+   */
+  isPickupName?: string;
+  /**
+   * 状态名称
+   */
+  statusName?: string;
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 门店编码
+   */
+  shopCode?: string;
+  /**
+   * 门店名称
+   */
+  shopName: string;
+  /**
+   * 所在地区
+   */
+  areaCode: string;
+  /**
+   * 地区名称
+   */
+  areaName?: string;
+  /**
+   * 详细地址
+   */
+  address: string;
+  /**
+   * 联系人
+   */
+  contactPerson?: string;
+  /**
+   * 联系电话
+   */
+  phone: string;
+  /**
+   * 营业时间
+   */
+  businessHours?: string;
+  /**
+   * 支持自提；字典 yes_no
+   */
+  isPickup?: 1 | 2;
+  /**
+   * 排序
+   */
+  sort?: number;
+  /**
+   * 备注
+   */
+  remark?: string;
+  /**
+   * 状态；字典 status
+   */
+  status?: number;
 }
 
 /**
@@ -21850,8 +22202,16 @@ export interface Entities {
   'profit-inventory-body': ProfitInventoryBody;
   'profit-inventory': ProfitInventory;
   'stock-warning': StockWarning;
+  'freight-template': FreightTemplate;
+  'help-detail': HelpDetail;
+  'help-type': HelpType;
+  'mall-decoration': MallDecoration;
+  'mall-notice': MallNotice;
   'mall-return-body': MallReturnBody;
   'mall-return': MallReturn;
+  'mall-settings': MallSettings;
+  'return-type': ReturnType;
+  'shop-info': ShopInfo;
   'coupon-batch': CouponBatch;
   'coupon': Coupon;
   'customer-coupon': CustomerCoupon;

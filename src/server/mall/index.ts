@@ -2,12 +2,14 @@
 import type { Services } from '../services.ts';
 import { registerBuyerHandlers } from './buyers.ts';
 import { registerIntakeHandlers } from './intake.ts';
+import { registerMallSettingsHandlers } from './settings.ts';
 import { registerMallOrderHandlers } from './orders.ts';
 import { registerMallReturnHandlers } from './returns.ts';
 
 export function registerMallHandlers(services: Services) {
   registerBuyerHandlers(services);
   registerIntakeHandlers(services);
+  registerMallSettingsHandlers(services);
   registerMallOrderHandlers(services);
   registerMallReturnHandlers(services);
 }
