@@ -12651,6 +12651,72 @@ export interface MallSettings extends Partial<Omit<BaseRow, 'id'>> {
 }
 
 /**
+ * 在线支付对账（/blade-mall/onlinepay）
+ */
+export interface OnlinePayment extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 支付渠道；字典 pay_channel
+   */
+  payChannel?: string;
+  /**
+   * 交易号
+   */
+  tradeNo?: string;
+  /**
+   * 订单编号
+   */
+  orderNo?: string;
+  /**
+   * 商城订单
+   */
+  orderId?: string;
+  /**
+   * 客户；→ customer
+   */
+  customerId?: string;
+  /**
+   * 客户名称
+   */
+  bartererName?: string;
+  /**
+   * 支付金额；精确小数（字符串）
+   */
+  payAmt?: string;
+  /**
+   * 订单金额；精确小数（字符串）
+   */
+  orderAmt?: string;
+  /**
+   * 差额；精确小数（字符串）
+   */
+  diffAmt?: string;
+  /**
+   * 支付时间
+   */
+  paidTime?: string;
+  /**
+   * 对账状态；字典 online_pay_match
+   */
+  matchStatus?: number;
+  /**
+   * 商城预收款
+   */
+  precpId?: string;
+  /**
+   * 预收款单号
+   */
+  precpNo?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+}
+
+/**
  * 退货原因（/blade-mall/returntype）
  */
 export interface ReturnType extends Partial<Omit<BaseRow, 'id'>> {
@@ -22210,6 +22276,7 @@ export interface Entities {
   'mall-return-body': MallReturnBody;
   'mall-return': MallReturn;
   'mall-settings': MallSettings;
+  'online-payment': OnlinePayment;
   'return-type': ReturnType;
   'shop-info': ShopInfo;
   'coupon-batch': CouponBatch;

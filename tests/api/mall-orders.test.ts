@@ -9,6 +9,7 @@ import { databases, startTestServer, type TestServer } from '../support/server.t
 import { Api, expectOk, signedIn } from '../support/client.ts';
 import { BASES, approvedBill, lines, makeGoods, makeWorld, partyBalance, setConfig, stockOf, type World } from '../support/bills.ts';
 import { formatDateTime } from '../../src/shared/dates.ts';
+import { paymentSign } from '../../src/server/mall/payments.ts';
 
 type Row = Record<string, unknown>;
 const M = '/blade-market/marketing';
@@ -154,4 +155,39 @@ describe.each(databases())('mall orders ($name)', ({ databaseUrl }) => {
     const orders = new Set(placed.map((r) => (r.body.data as Row).id));
     expect(orders.size).toBe(10);
   }, 120_000);
+
+  test('online payments: signed results recorded once, matched to orders, booked as mall prepayments that shipping consumes', async () => {
+    const [wechat] = expectOk<{ records: Row[] }>(await admin.get('/blade-system/paymentconfig/list', { payChannel: 'wechat' })).records;
+    const key = 'test-key-0123456789';
+    expectOk(await admin.post('/blade-system/paymentconfig/submit', { ...wechat, enabled: 2, appId: 'wx-app', mchId: '1900000001', apiKey: key }));
+    const order = expectOk<Row>(await buyer.post('/blade-mall/order/intake', { lines: [{ commInfoId: goods.A, qty: '2' }], ...address }));
+    expect(order.finalAmt).toBe('50.00');
+    const notify = (tradeNo: string, orderNo: string, payAmt: string, sign?: string) => {
+      const p = { tenantId: '000000', payChannel: 'wechat', tradeNo, orderNo, payAmt, paidTime: formatDateTime() };
+      return new Api(server.url, '000000').post('/blade-mall/pay/notify', { ...p, sign: sign ?? paymentSign(key, p) });
+    };
+    const forged = await notify('T-1', String(order.billNo), '50.00', 'f'.repeat(64));
+    expect(forged.status).toBe(403);
+    expect(forged.body.msg).toBe('支付结果签名不正确');
+    expect(expectOk<Row>(await notify('T-2', String(order.billNo), '49.00')).matchStatus).toBe(2);
+    expect(expectOk<Row>(await notify('T-3', 'NO-SUCH', '10.00')).matchStatus).toBe(3);
+    const arBefore = await partyBalance(server, 'AR', w.customers[0]);
+    const booked = expectOk<Row>(await notify('T-4', String(order.billNo), '50.00'));
+    expect(booked.matchStatus).toBe(1);
+    expect(expectOk<Row>(await notify('T-4', String(order.billNo), '50.00')).matchStatus).toBe(1);
+    expect(expectOk<Row>(await notify('T-5', String(order.billNo), '50.00')).matchStatus).toBe(4);
+    const rows = expectOk<{ records: Row[] }>(await admin.get('/blade-mall/onlinepay/list', { orderNo: order.billNo, size: 20 })).records;
+    expect(rows.map((r) => [r.tradeNo, r.matchStatus]).sort()).toEqual([['T-2', 2], ['T-4', 1], ['T-5', 4]]);
+    const paid = rows.find((r) => r.tradeNo === 'T-4')!;
+    const prepayment = expectOk<Row>(await admin.get('/blade-finance/prepayment/detail', { id: paid.precpId }));
+    expect(prepayment).toMatchObject({ billType: '0823', precpKind: 2, billStatus: '1306', precpAmt: '50.00', bartererId: w.customers[0] });
+    // Paid ahead (AR 50.00 lower), then shipped: the sales-out consumes the prepayment, so the customer owes what it owed before.
+    expect(Number(await partyBalance(server, 'AR', w.customers[0])) - Number(arBefore)).toBeCloseTo(-50, 2);
+    const stored = expectOk<Row>(await admin.get('/blade-sales/salesorderhead/detail', { id: order.id }));
+    expectOk(await admin.post('/blade-mall/order/confirm', { id: order.id, version: stored.version }));
+    expectOk(await admin.post('/blade-mall/order/ship', { id: order.id, courierNo: 'SF2001' }));
+    expect(await partyBalance(server, 'AR', w.customers[0])).toBe(arBefore);
+    const retry = await admin.post('/blade-mall/onlinepay/match', { id: paid.id });
+    expect(retry.body.msg).toBe('该笔支付已入账');
+  });
 });

@@ -5,6 +5,7 @@ import { registerIntakeHandlers } from './intake.ts';
 import { registerMallSettingsHandlers } from './settings.ts';
 import { registerMallOrderHandlers } from './orders.ts';
 import { registerMallReturnHandlers } from './returns.ts';
+import { registerPaymentHandlers } from './payments.ts';
 
 export function registerMallHandlers(services: Services) {
   registerBuyerHandlers(services);
@@ -12,4 +13,5 @@ export function registerMallHandlers(services: Services) {
   registerMallSettingsHandlers(services);
   registerMallOrderHandlers(services);
   registerMallReturnHandlers(services);
+  registerPaymentHandlers(services);
 }
