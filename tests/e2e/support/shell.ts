@@ -15,6 +15,8 @@ export interface SeedMenu {
   isDisplayHistory?: number;
   historyPath?: string;
   source?: string;
+  /** The schema resource the leaf opens (module/file), when its page is built. */
+  resource?: string;
   children?: SeedMenu[];
 }
 

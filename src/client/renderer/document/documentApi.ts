@@ -8,9 +8,12 @@ import type { FormBlock } from '../form/types.ts';
 
 export type Bill = Record<string, unknown>;
 
-/** The endpoint serving an action (POST preferred for actions that carry the bill). */
+/**
+ * The endpoint serving an action (POST preferred for actions that carry the bill): the engine's
+ * own, or a custom one doing more around it (商城退货申请's 审核通过 also makes the sales return).
+ */
 export function actionEndpoint(resource: ResourceFile, t: TransitionDef): EndpointDef | undefined {
-  const all = resource.api.endpoints.filter((e) => e.op === 'document' && e.params?.action === t.action);
+  const all = resource.api.endpoints.filter((e) => (e.op === 'document' || e.op === 'custom') && e.params?.action === t.action);
   return all.find((e) => e.method === 'POST') ?? all[0];
 }
 
