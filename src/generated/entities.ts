@@ -13101,6 +13101,132 @@ export interface CustomerMarketing extends Partial<Omit<BaseRow, 'id'>> {
 }
 
 /**
+ * 营销分析（/blade-report/marketinganalysis）
+ */
+export interface MarketingAnalysis extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 营销方式；字典 marketing_source
+   */
+  source?: number;
+  /**
+   * 营销方式名称
+   */
+  sourceName?: string;
+  /**
+   * 活动或优惠券
+   */
+  campaignId?: string;
+  /**
+   * 活动名称
+   */
+  campaignName?: string;
+  /**
+   * 营销活动名称
+   */
+  marketingName?: string;
+  /**
+   * 优惠券名称
+   */
+  couponName?: string;
+  /**
+   * 活动类型；字典 marketing_type
+   */
+  marketingType?: number;
+  /**
+   * 活动类型名称
+   */
+  marketingTypeName?: string;
+  /**
+   * 优惠券类型；字典 coupon_type
+   */
+  couponType?: number;
+  /**
+   * 优惠券类型名称
+   */
+  couponTypeName?: string;
+  /**
+   * 类型
+   */
+  kindName?: string;
+  /**
+   * 客户；→ customer
+   */
+  customerId?: string;
+  /**
+   * 客户名称
+   */
+  customerName?: string;
+  /**
+   * 订单
+   */
+  billId?: string;
+  /**
+   * 订单编号
+   */
+  billNo?: string;
+  /**
+   * 商品；→ goods
+   */
+  commInfoId?: string;
+  /**
+   * 商品名称
+   */
+  commInfoName?: string;
+  /**
+   * 数量；精确小数（字符串）
+   */
+  qty?: string;
+  /**
+   * 优惠金额；精确小数（字符串）
+   */
+  promoAmt?: string;
+  /**
+   * 成交金额；精确小数（字符串）
+   */
+  finalAmt?: string;
+  /**
+   * 参与时间
+   */
+  joinTime?: string;
+  /**
+   * 订单数
+   */
+  billCount?: number;
+  /**
+   * 客户数
+   */
+  customerCount?: number;
+  /**
+   * 订单数（去重）
+   */
+  orderCount?: number;
+  /**
+   * 客户数（去重）
+   */
+  buyerCount?: number;
+  /**
+   * 发行数量
+   */
+  couponNum?: number;
+  /**
+   * 已发出
+   */
+  sentNum?: number;
+  /**
+   * 已使用
+   */
+  usedNum?: number;
+  /**
+   * 使用率(%)
+   */
+  useRate?: string;
+}
+
+/**
  * 活动商品（/blade-market/commmarketing）
  */
 export interface MarketingBody extends Partial<Omit<BaseRow, 'id'>> {
@@ -13342,6 +13468,364 @@ export interface Marketing extends Partial<Omit<BaseRow, 'id'>> {
    * 已售数量；精确小数（字符串）
    */
   soldQty?: string;
+}
+
+/**
+ * 会员设置（/blade-market/membersettings）
+ */
+export interface MemberSettings extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 编码
+   */
+  code?: string;
+  /**
+   * 每消费金额；精确小数（字符串）
+   */
+  earnAmt: string;
+  /**
+   * 积分抵现比例
+   */
+  pointsPerYuan: number;
+  /**
+   * 最高抵扣比例(%)
+   */
+  maxDeductRate: number;
+  /**
+   * 积分有效期(月)
+   */
+  expiryMonths: number;
+  /**
+   * 注册赠送积分
+   */
+  signUpPoints?: number;
+  /**
+   * 生日赠送积分
+   */
+  birthdayPoints?: number;
+  /**
+   * 会员升级规则
+   */
+  upgradeRule?: string;
+  /**
+   * 启用会员积分；字典 yes_no
+   */
+  enabled: 1 | 2;
+  /**
+   * 启用会员积分名称
+   */
+  enabledName?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+}
+
+/**
+ * 积分余额（/blade-market/pointsbalance）
+ */
+export interface PointsBalance extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 客户；→ customer
+   */
+  customerId?: string;
+  /**
+   * 客户名称
+   */
+  customerName?: string;
+  /**
+   * 可用积分
+   */
+  balance?: number;
+}
+
+/**
+ * 积分兑换（/blade-market/pointsexchange）
+ */
+export interface PointsExchange extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 客户；→ customer
+   */
+  customerId: string;
+  /**
+   * 客户名称
+   */
+  customerName?: string;
+  /**
+   * 会员；→ member
+   */
+  memberId?: string;
+  /**
+   * 会员姓名
+   */
+  memberName?: string;
+  /**
+   * 兑换商品；→ goods
+   */
+  commInfoId: string;
+  /**
+   * 商品名称
+   */
+  commInfoName?: string;
+  /**
+   * 兑换数量
+   */
+  qty: number;
+  /**
+   * 单件积分
+   */
+  unitPoints?: number;
+  /**
+   * 消耗积分
+   */
+  points?: number;
+  /**
+   * 兑换状态；字典 points_exchange_status
+   */
+  exchangeStatus?: number;
+  /**
+   * 兑换状态名称
+   */
+  exchangeStatusName?: string;
+  /**
+   * 兑换时间
+   */
+  exchangeTime?: string;
+  /**
+   * 快递单号
+   */
+  expressNo?: string;
+  /**
+   * 发货时间
+   */
+  shipTime?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+}
+
+/**
+ * 积分流水（/blade-market/pointsledger）
+ */
+export interface PointsLedger extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 客户；→ customer
+   */
+  customerId?: string;
+  /**
+   * 客户名称
+   */
+  customerName?: string;
+  /**
+   * 变动类型；字典 points_change_type
+   */
+  changeType?: number;
+  /**
+   * 变动类型名称
+   */
+  changeTypeName?: string;
+  /**
+   * 积分变动
+   */
+  change?: number;
+  /**
+   * 变动后余额
+   */
+  balanceAfter?: number;
+  /**
+   * 原因
+   */
+  reason?: string;
+  /**
+   * 关联单据
+   */
+  billId?: string;
+}
+
+/**
+ * 弹窗广告（/blade-market/popupad）
+ */
+export interface PopupAd extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 广告标题
+   */
+  title: string;
+  /**
+   * 广告图片
+   */
+  imageUrl: string;
+  /**
+   * 跳转链接
+   */
+  linkUrl?: string;
+  /**
+   * 开始时间
+   */
+  showFrom: string;
+  /**
+   * 结束时间
+   */
+  showTo: string;
+  /**
+   * 弹出频率；字典 popup_frequency
+   */
+  frequency: 1 | 2 | 3;
+  /**
+   * 弹出频率名称
+   */
+  frequencyName?: string;
+  /**
+   * 排序
+   */
+  sort?: number;
+  /**
+   * 备注
+   */
+  remark?: string;
+  /**
+   * 状态；字典 status
+   */
+  status?: number;
+  /**
+   * 状态名称
+   */
+  statusName?: string;
+}
+
+/**
+ * 推广提现（/blade-market/recommendedwithdraw）
+ */
+export interface RecommendedWithdraw extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 合伙人；→ partner
+   */
+  partnerId: string;
+  /**
+   * 合伙人姓名
+   */
+  partnerName?: string;
+  /**
+   * 合伙人手机
+   */
+  phone?: string;
+  /**
+   * 开户银行
+   */
+  bankName?: string;
+  /**
+   * 银行账号
+   */
+  bankAccount?: string;
+  /**
+   * 提现金额；精确小数（字符串）
+   */
+  amount: string;
+  /**
+   * 提现状态；字典 withdraw_status
+   */
+  withdrawStatus?: number;
+  /**
+   * 提现状态名称
+   */
+  withdrawStatusName?: string;
+  /**
+   * 申请时间
+   */
+  applyTime?: string;
+  /**
+   * 审核意见
+   */
+  auditRemark?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+}
+
+/**
+ * 短信营销（/blade-market/smscampaign）
+ */
+export interface SmsCampaign extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 活动名称
+   */
+  campaignName: string;
+  /**
+   * 短信内容
+   */
+  content: string;
+  /**
+   * 发送对象；字典 sms_campaign_target
+   */
+  target: 1 | 2 | 3;
+  /**
+   * 发送对象名称
+   */
+  targetName?: string;
+  /**
+   * 客户等级；→ customer-level
+   */
+  levelId?: string;
+  /**
+   * 客户等级名称
+   */
+  levelName?: string;
+  /**
+   * 客户范围；→ customer-range
+   */
+  rangeId?: string;
+  /**
+   * 客户范围名称
+   */
+  rangeName?: string;
+  /**
+   * 发送状态；字典 sms_campaign_status
+   */
+  smsStatus?: number;
+  /**
+   * 发送状态名称
+   */
+  smsStatusName?: string;
+  /**
+   * 发送时间
+   */
+  sendTime?: string;
+  /**
+   * 发送条数
+   */
+  sentCount?: number;
+  /**
+   * 备注
+   */
+  remark?: string;
 }
 
 /**
@@ -22283,8 +22767,16 @@ export interface Entities {
   'coupon': Coupon;
   'customer-coupon': CustomerCoupon;
   'customer-marketing': CustomerMarketing;
+  'marketing-analysis': MarketingAnalysis;
   'marketing-body': MarketingBody;
   'marketing': Marketing;
+  'member-settings': MemberSettings;
+  'points-balance': PointsBalance;
+  'points-exchange': PointsExchange;
+  'points-ledger': PointsLedger;
+  'popup-ad': PopupAd;
+  'recommended-withdraw': RecommendedWithdraw;
+  'sms-campaign': SmsCampaign;
   'order-replenish': OrderReplenish;
   'purchase-demand-body': PurchaseDemandBody;
   'purchase-demand': PurchaseDemand;

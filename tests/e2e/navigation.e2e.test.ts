@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { startTestServer, type TestServer } from '../support/server.ts';
+import { expectOk, signedIn } from '../support/client.ts';
 import { launchBrowser, type Browser } from './support/browser.ts';
 import { activeTabLabel, openFromSidebar, seededLeaves, seededMenus, signIn, tabLabels } from './support/shell.ts';
 
@@ -68,15 +69,25 @@ describe('menus, search and routes', () => {
 
   test('a menu page renders the clear placeholder naming the menu and path; the title follows the tab', async () => {
     const { page } = browser;
-    // A leaf whose page is not built yet (营销管理 → 营销分析, marketing); pick another when it is.
-    await openFromSidebar(page, 'marketingAnalysis');
-    await page.waitForURL(/\/marketing\/analysis$/);
+    // Every seeded leaf has its page: an administrator's own leaf (菜单管理) pointing at a path no
+    // page serves is what shows the placeholder.
+    const api = await signedIn(server.url);
+    const [marketing] = expectOk<Record<string, unknown>[]>(await api.get('/blade-system/menu/list', { code: 'marketing' }));
+    expectOk(await api.post('/blade-system/menu/submit', { parentId: marketing.id, code: 'customPending', name: '定制报表', alias: 'menu', path: '/marketing/customPending', source: 'iconfont icon-file', category: 1, action: 1, sort: 99 }));
+    await page.goto(`${server.url}/wel/home/index`);
+    const sidebar = page.getByTestId('sidebar');
+    const group = sidebar.locator('.ant-menu-submenu:has(> .ant-menu-submenu-title [data-menu-code="marketing"])');
+    if (!(await group.evaluate((el) => el.classList.contains('ant-menu-submenu-open')))) await sidebar.locator('.ant-menu-submenu-title [data-menu-code="marketing"]').click();
+    const leaf = sidebar.locator('.ant-menu-item [data-menu-code="customPending"]');
+    await leaf.scrollIntoViewIfNeeded();
+    await leaf.click();
+    await page.waitForURL(/\/marketing\/customPending$/);
     const placeholder = page.locator('[data-testid=page-placeholder]:visible');
     await expect(placeholder.innerText()).resolves.toContain('页面尚未构建');
-    await expect(placeholder.innerText()).resolves.toContain('/marketing/analysis');
-    await expect(placeholder.innerText()).resolves.toContain('营销分析');
-    expect(await activeTabLabel(page)).toBe('营销分析');
-    await expect.poll(() => page.title()).toContain('营销分析');
+    await expect(placeholder.innerText()).resolves.toContain('/marketing/customPending');
+    await expect(placeholder.innerText()).resolves.toContain('定制报表');
+    expect(await activeTabLabel(page)).toBe('定制报表');
+    await expect.poll(() => page.title()).toContain('定制报表');
   });
 
   test('the History tag opens the history path', async () => {

@@ -13,6 +13,7 @@ import { registerBusinessAnalysisHandlers } from './business-analysis.ts';
 import { registerPartnerBalanceHandlers } from './partner-balance.ts';
 import { registerInvoiceReportHandlers } from './invoice.ts';
 import { registerCashFlowHandlers } from './cash-flow.ts';
+import { registerMarketingReportHandlers } from './marketing.ts';
 
 export function registerReportHandlers(services: Services) {
   registerPurchaseReportHandlers(services);
@@ -25,4 +26,5 @@ export function registerReportHandlers(services: Services) {
   registerPartnerBalanceHandlers(services);
   registerInvoiceReportHandlers(services);
   registerCashFlowHandlers(services);
+  registerMarketingReportHandlers(services);
 }
