@@ -1283,6 +1283,312 @@ export interface LedgerStock extends Partial<Omit<BaseRow, 'id'>> {
 }
 
 /**
+ * 推荐客户商城分析（/blade-report/recommendedanalysis）
+ */
+export interface MallRecommendedAnalysis extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 推荐合伙人；→ partner
+   */
+  partnerId?: string;
+  /**
+   * 合伙人姓名
+   */
+  partnerName?: string;
+  /**
+   * 合伙人手机
+   */
+  phone?: string;
+  /**
+   * 推荐码
+   */
+  recommendedCode?: string;
+  /**
+   * 推荐客户数
+   */
+  customerCount?: number;
+  /**
+   * 商城下单客户数
+   */
+  buyerCount?: number;
+  /**
+   * 下单转化率(%)
+   */
+  conversionRate?: string;
+  /**
+   * 商城订单数
+   */
+  orderCount?: number;
+  /**
+   * 商品金额；精确小数（字符串）
+   */
+  totalAmt?: string;
+  /**
+   * 优惠金额；精确小数（字符串）
+   */
+  couponAmt?: string;
+  /**
+   * 商城订单金额；精确小数（字符串）
+   */
+  orderAmt?: string;
+  /**
+   * 客单价；精确小数（字符串）
+   */
+  avgOrderAmt?: string;
+  /**
+   * 金额占比(%)
+   */
+  amountShare?: string;
+  /**
+   * 合伙人数
+   */
+  partnerCount?: number;
+  /**
+   * 下单日期
+   */
+  billDate?: string;
+}
+
+/**
+ * 商城交易分析（/blade-report/tradeanalysis）
+ */
+export interface MallTradeAnalysis extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 订单
+   */
+  billId?: string;
+  /**
+   * 订单编号
+   */
+  billNo?: string;
+  /**
+   * 下单日期
+   */
+  billDate?: string;
+  /**
+   * 客户；→ customer
+   */
+  customerId?: string;
+  /**
+   * 客户范围；→ customer-range
+   */
+  rangeId?: string;
+  /**
+   * 商城状态；字典 mall_order_status
+   */
+  mallStatus?: string;
+  /**
+   * 已发货；字典 yes_no
+   */
+  shipped?: number;
+  /**
+   * 商品；→ goods
+   */
+  commInfoId?: string;
+  /**
+   * 单位；→ unit
+   */
+  unitId?: string;
+  /**
+   * 营销活动
+   */
+  marketingId?: string;
+  /**
+   * 下单数量；精确小数（字符串）
+   */
+  qty?: string;
+  /**
+   * 商品数量；精确小数（字符串）
+   */
+  baseQty?: string;
+  /**
+   * 商品金额；精确小数（字符串）
+   */
+  totalAmt?: string;
+  /**
+   * 优惠金额；精确小数（字符串）
+   */
+  couponAmt?: string;
+  /**
+   * 应收金额；精确小数（字符串）
+   */
+  finalAmt?: string;
+  /**
+   * 统计方式
+   */
+  dateType?: "日" | "月";
+  /**
+   * 日期
+   */
+  tradeDate?: string;
+  /**
+   * 订单数
+   */
+  orderCount?: number;
+  /**
+   * 下单客户数
+   */
+  buyerCount?: number;
+  /**
+   * 订单金额；精确小数（字符串）
+   */
+  orderAmt?: string;
+  /**
+   * 客单价；精确小数（字符串）
+   */
+  avgOrderAmt?: string;
+  /**
+   * 已发货订单数
+   */
+  shippedCount?: number;
+  /**
+   * 已完成订单数
+   */
+  completedCount?: number;
+  /**
+   * 售后中订单数
+   */
+  afterSaleCount?: number;
+  /**
+   * 有订单的天(月)数
+   */
+  dayCount?: number;
+  /**
+   * 金额占比(%)
+   */
+  amountShare?: string;
+  /**
+   * 商品编码
+   */
+  commInfoCode?: string;
+  /**
+   * 商品名称
+   */
+  commInfoName?: string;
+  /**
+   * 规格
+   */
+  standard?: string;
+  /**
+   * 基本单位
+   */
+  unitName?: string;
+  /**
+   * 客户编码
+   */
+  bartererCode?: string;
+  /**
+   * 客户名称
+   */
+  bartererName?: string;
+  /**
+   * 客户范围名称
+   */
+  rangeName?: string;
+}
+
+/**
+ * 商城客户交易分析（/blade-report/tradecustomeranalysis）
+ */
+export interface MallTradeCustomer extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 订单
+   */
+  billId?: string;
+  /**
+   * 订单编号
+   */
+  billNo?: string;
+  /**
+   * 下单日期
+   */
+  billDate?: string;
+  /**
+   * 客户；→ customer
+   */
+  customerId?: string;
+  /**
+   * 客户范围；→ customer-range
+   */
+  rangeId?: string;
+  /**
+   * 单据状态；字典 bill_status
+   */
+  billStatus?: string;
+  /**
+   * 商城状态；字典 mall_order_status
+   */
+  mallStatus?: string;
+  /**
+   * 已发货；字典 yes_no
+   */
+  shipped?: number;
+  /**
+   * 商品金额；精确小数（字符串）
+   */
+  totalAmt?: string;
+  /**
+   * 优惠金额；精确小数（字符串）
+   */
+  couponAmt?: string;
+  /**
+   * 应收金额；精确小数（字符串）
+   */
+  finalAmt?: string;
+  /**
+   * 客户编码
+   */
+  bartererCode?: string;
+  /**
+   * 客户名称
+   */
+  bartererName?: string;
+  /**
+   * 客户范围名称
+   */
+  rangeName?: string;
+  /**
+   * 下单客户数
+   */
+  customerCount?: number;
+  /**
+   * 订单数
+   */
+  orderCount?: number;
+  /**
+   * 订单金额；精确小数（字符串）
+   */
+  orderAmt?: string;
+  /**
+   * 客单价；精确小数（字符串）
+   */
+  avgOrderAmt?: string;
+  /**
+   * 首次下单日期
+   */
+  firstOrderDate?: string;
+  /**
+   * 最近下单日期
+   */
+  lastOrderDate?: string;
+  /**
+   * 金额占比(%)
+   */
+  amountShare?: string;
+}
+
+/**
  * 采购入库单开票基数（物化）（/blade-report/partnerapinvoicebill）
  */
 export interface PartnerApInvoiceBill extends Partial<Omit<BaseRow, 'id'>> {
@@ -3280,6 +3586,14 @@ export interface CustomerRange extends Partial<Omit<BaseRow, 'id'>> {
    * 状态；字典 status
    */
   status?: number;
+  /**
+   * 范围分类；→ range-classify
+   */
+  classifyId?: string;
+  /**
+   * 范围分类名称
+   */
+  classifyName?: string;
 }
 
 /**
@@ -12710,6 +13024,40 @@ export interface OnlinePayment extends Partial<Omit<BaseRow, 'id'>> {
    * 预收款单号
    */
   precpNo?: string;
+  /**
+   * 备注
+   */
+  remark?: string;
+}
+
+/**
+ * 商城范围分类（/blade-mall/rangeclassify）
+ */
+export interface RangeClassify extends Partial<Omit<BaseRow, 'id'>> {
+  /**
+   * 主键
+   */
+  id?: string;
+  /**
+   * 上级分类；→ range-classify
+   */
+  parentId?: string;
+  /**
+   * 上级分类名称
+   */
+  parentName?: string;
+  /**
+   * 祖级列表
+   */
+  ancestors?: string;
+  /**
+   * 分类名称
+   */
+  classifyName: string;
+  /**
+   * 排序
+   */
+  sort?: number;
   /**
    * 备注
    */
@@ -22621,6 +22969,9 @@ export interface Entities {
   'ledger-cash': LedgerCash;
   'ledger-purchase': LedgerPurchase;
   'ledger-stock': LedgerStock;
+  'mall-recommended-analysis': MallRecommendedAnalysis;
+  'mall-trade-analysis': MallTradeAnalysis;
+  'mall-trade-customer': MallTradeCustomer;
   'partner-ap-invoice-bill': PartnerApInvoiceBill;
   'partner-ap-invoice-move': PartnerApInvoiceMove;
   'partner-ar-invoice-bill': PartnerArInvoiceBill;
@@ -22761,6 +23112,7 @@ export interface Entities {
   'mall-return': MallReturn;
   'mall-settings': MallSettings;
   'online-payment': OnlinePayment;
+  'range-classify': RangeClassify;
   'return-type': ReturnType;
   'shop-info': ShopInfo;
   'coupon-batch': CouponBatch;

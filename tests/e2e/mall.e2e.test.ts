@@ -101,6 +101,8 @@ describe('商城管理 and 营销管理 pages in the browser', () => {
     };
     await act('确认');
     await expect.poll(async () => expectOk<Row>(await api.get('/blade-sales/salesorderhead/detail', { id: order.id })).billStatus).toBe('1304');
+    // The list refreshes after the call: 发货 is offered once the row shows the order approved.
+    await expect.poll(() => row.innerText()).toContain('已审核');
     await act('发货');
     const prompt = page.locator('.ant-modal-wrap:visible .ant-modal').last();
     await prompt.locator('[data-field="courierNo"] input').fill('SF3001');

@@ -14,6 +14,7 @@ import { registerPartnerBalanceHandlers } from './partner-balance.ts';
 import { registerInvoiceReportHandlers } from './invoice.ts';
 import { registerCashFlowHandlers } from './cash-flow.ts';
 import { registerMarketingReportHandlers } from './marketing.ts';
+import { registerMallReportHandlers } from './mall.ts';
 
 export function registerReportHandlers(services: Services) {
   registerPurchaseReportHandlers(services);
@@ -27,4 +28,5 @@ export function registerReportHandlers(services: Services) {
   registerInvoiceReportHandlers(services);
   registerCashFlowHandlers(services);
   registerMarketingReportHandlers(services);
+  registerMallReportHandlers(services);
 }
