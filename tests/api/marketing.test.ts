@@ -9,6 +9,7 @@ import { databases, startTestServer, type TestServer } from '../support/server.t
 import { expectOk, signedIn, type Api } from '../support/client.ts';
 import { makeWorld, type World } from '../support/bills.ts';
 import { formatDateTime } from '../../src/shared/dates.ts';
+import { refreshMarketingStatuses } from '../../src/server/marketing/status.ts';
 
 type Row = Record<string, unknown>;
 const M = '/blade-market/marketing';
@@ -202,5 +203,21 @@ describe.each(databases())('marketing ($name)', ({ databaseUrl }) => {
     expect(sent).toBe(2);
     for (const r of replies) if (!r.body.success) expect(r.body.msg).toMatch(/优惠券已发完|优惠券剩余数量不足/);
     expect(await counts(c.id)).toMatchObject({ sendNum: 2, unSendNum: 0, couponStatus: '9404' });
+  });
+
+  test('the marketingStatus task moves campaigns and coupons on as time passes', async () => {
+    const later = expectOk<Row>(await admin.post(`${M}/submit`, campaign(3, [{ commInfoId: w.goods[2], promoPrice: '1' }], { beginTime: at(50), endTime: at(60) })));
+    const c = await coupon({ couponName: '未来券', beginTime: at(50), endTime: at(60) });
+    expect([later.billStatus, c.couponStatus]).toEqual(['9502', '9402']);
+    const status = async () => [expectOk<Row>(await admin.get(`${M}/detail`, { id: later.id })).billStatus, expectOk<Row>(await admin.get(`${C}/detail`, { id: c.id })).couponStatus];
+    expect(await refreshMarketingStatuses(server.services, at(55))).toMatch(/^活动开始 [1-9]\d* 个/);
+    expect(await status()).toEqual(['9503', '9403']);
+    await refreshMarketingStatuses(server.services, at(61));
+    expect(await status()).toEqual(['9505', '9406']);
+    // The task is one of the 系统任务 and runs from there too.
+    const tasks = expectOk<{ records: Row[] }>(await admin.get('/blade-system/systemtask/list', { size: 20 })).records;
+    const task = tasks.find((t) => t.taskCode === 'marketingStatus')!;
+    const ran = expectOk<Row>(await admin.call('POST', '/blade-system/systemtask/run', { query: { id: String(task.id) } }));
+    expect(String(ran.lastMessage)).toMatch(/^活动开始 \d+ 个、结束 \d+ 个；优惠券开始发放 \d+ 张、过期 \d+ 张$/);
   });
 });

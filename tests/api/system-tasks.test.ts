@@ -24,8 +24,8 @@ describe.each(databases())('系统任务 ($name)', ({ databaseUrl }) => {
 
   const tasks = async () => expectOk<{ records: Row[] }>(await admin.get(`${BASE}/list`, { current: 1, size: 10 })).records;
 
-  test('the three tasks come with the system; another tenant cannot see them', async () => {
-    expect((await tasks()).map((t) => t.taskCode).sort()).toEqual(['dbMaintenance', 'exportCleanup', 'sessionCleanup']);
+  test('the four tasks come with the system; another tenant cannot see them', async () => {
+    expect((await tasks()).map((t) => t.taskCode).sort()).toEqual(['dbMaintenance', 'exportCleanup', 'marketingStatus', 'sessionCleanup']);
     const other = await signedIn(server.url, '100001', 'admin', 'admin');
     expect((await other.get(`${BASE}/list`)).status).toBe(403);
     expect((await admin.post(`${BASE}/submit`, { taskCode: 'x', intervalMinutes: 5, enabled: 2 })).body.msg).toBe('系统任务不可新增，请编辑已有任务');
@@ -45,7 +45,7 @@ describe.each(databases())('系统任务 ($name)', ({ databaseUrl }) => {
 
   test('due tasks run once however many schedulers look at once; then not until their next run', async () => {
     const runs = await Promise.all([runDueTasks(server.services), runDueTasks(server.services), runDueTasks(server.services)]);
-    expect(runs.reduce((a, b) => a + b, 0)).toBe(3);
+    expect(runs.reduce((a, b) => a + b, 0)).toBe(4);
     const now = formatDateTime();
     for (const t of await tasks()) {
       expect(t.lastStatus, String(t.taskCode)).toBe(1);

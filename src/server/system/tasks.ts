@@ -13,6 +13,7 @@ import { runOp } from '../engine/ops.ts';
 import { formatDateTime } from '../../shared/dates.ts';
 import { optimize } from '../db/connect.ts';
 import { purgeOldExports } from '../files/export-jobs.ts';
+import { refreshMarketingStatuses } from '../marketing/status.ts';
 
 const ENABLED = 2;
 const SUCCEEDED = 1;
@@ -40,6 +41,7 @@ const JOBS: Record<string, (services: Services) => Promise<string>> = {
   async exportCleanup(services) {
     return `删除过期导出任务 ${await purgeOldExports(services)} 个`;
   },
+  marketingStatus: (services) => refreshMarketingStatuses(services),
 };
 
 const later = (minutes: number) => formatDateTime(new Date(Date.now() + minutes * 60_000));
