@@ -96,7 +96,7 @@ export type FormField =
       printSource?: "head" | "lines" | "amount";
     };
 /**
- * Form widget; the default is derived from the field (x-dict → select, x-ref → picker, date patterns → date, decimals → money/number, long text → textarea, an array of strings → textList: one input per item, at least minItems of them). bpmn: a process model's BPMN XML edited as a diagram (bpmn-js modeler). printFields: a print template's fields of the bill type the form's billType names (printSource says which), kept as comma-joined names in the order picked.
+ * Form widget; the default is derived from the field (x-dict → select, x-ref → picker, date patterns → date, decimals → money/number, long text → textarea, an array of strings → textList: one input per item, at least minItems of them). bpmn: a process model's BPMN XML edited as a diagram (bpmn-js modeler). printFields: a print template's fields of the bill type the form's billType names (printSource says which), kept as comma-joined names in the order picked. pageLayout: a mall page layout (店铺装修) as JSON text beside a live preview of its banner and goods blocks.
  *
  * This interface was referenced by `ResourceFileSchema`'s JSON-Schema
  * via the `definition` "widget".
@@ -125,7 +125,8 @@ export type Widget =
   | "textList"
   | "lines"
   | "bpmn"
-  | "printFields";
+  | "printFields"
+  | "pageLayout";
 /**
  * This interface was referenced by `ResourceFileSchema`'s JSON-Schema
  * via the `definition` "searchField".

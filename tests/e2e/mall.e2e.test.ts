@@ -132,4 +132,24 @@ describe('商城管理 and 营销管理 pages in the browser', () => {
     expect(expectOk<Row>(await api.get('/blade-sales/salesreturnorderhead/detail', { id: approved.salesReturnId })).billStatus).toBe('1306');
     await flows.done('mall-return-approved');
   });
+
+  test('店铺装修: the layout typed beside its preview (banner images, goods names), saved', async () => {
+    const goodsName = String(expectOk<Row>(await api.get('/blade-base/comminfo/detail', { id: w.goods[0] })).commInfoName);
+    await gotoFresh(page, `${server.url}/mall/decoration`);
+    await page.getByRole('button', { name: /新\s*增/ }).click();
+    const dialog = page.locator('.ant-modal-wrap:visible .ant-modal').last();
+    await dialog.waitFor();
+    await dialog.locator('[data-field="pageName"] input').fill('双十二首页');
+    const layout = dialog.locator('[data-field="layout"] textarea');
+    await layout.fill('{"blocks": [');
+    await dialog.getByTestId('layout-preview').getByText('布局不是有效的 JSON，预览暂停').waitFor();
+    await layout.fill(JSON.stringify({ blocks: [{ type: 'banner', images: ['/oss/banner-1.png'] }, { type: 'goods', title: '爆款推荐', goodsIds: [w.goods[0]] }] }, null, 2));
+    await dialog.getByTestId('layout-banner').waitFor();
+    await expect.poll(() => dialog.getByTestId('layout-goods').innerText()).toContain(goodsName);
+    await screenshot(page, 'mall-decoration-preview');
+    await dialogsAtRest(page);
+    await dialog.getByRole('button', { name: /保\s*存|确\s*定/ }).click();
+    await page.locator('.ag-row', { hasText: '双十二首页' }).first().waitFor();
+    expect(browser.pageErrors).toEqual([]);
+  });
 });

@@ -11,6 +11,7 @@ import { ImageEditor, UploadEditor } from './UploadEditors.tsx';
 import { TextListEditor } from './TextListEditor.tsx';
 import { BpmnEditor } from './BpmnEditor.tsx';
 import { PrintFieldsEditor } from './PrintFieldsEditor.tsx';
+import { PageLayoutEditor } from './PageLayoutEditor.tsx';
 
 /**
  * The editor of each widget name of the meta-schema. `lines` is registered by the form theme
@@ -40,6 +41,7 @@ const editors: Record<Exclude<Widget, 'lines'>, ComponentType<EditorProps>> = {
   textList: TextListEditor,
   bpmn: BpmnEditor,
   printFields: PrintFieldsEditor,
+  pageLayout: PageLayoutEditor,
 };
 
 export function editorFor(widget: Widget): ComponentType<EditorProps> {
