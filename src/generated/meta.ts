@@ -229,6 +229,12 @@ export interface ResourceFileSchema {
   actions?: Action[];
   document?: Document;
   /**
+   * Field values a valid new record may take where a cross-field rule needs chosen ones (结束时间 after 开始时间, 面额 below 满额): the generic API suites start their bodies from it, over the values they derive from each field's own rules.
+   */
+  example?: {
+    [k: string]: unknown;
+  };
+  /**
    * Related lists shown in the view dialog (customer: sales history, receipts …).
    */
   detailTabs?: DetailTab[];
@@ -501,6 +507,10 @@ export interface Endpoint {
    * Button code the caller's roles must hold; false for none. Defaults: submit/save -> _add or _edit, update -> _edit, remove -> _delete, enable/disable -> _edit; reads need none.
    */
   perm?: string | false;
+  /**
+   * A call the mall's storefront makes signed in as a buyer account (买家账号: role buyer only). Buyer accounts may call these and nothing else of the back office: every other call answers 403 to them.
+   */
+  storefront?: boolean;
   /**
    * No token needed (tenant info, front config).
    */

@@ -2,7 +2,8 @@
  * The demo company (issue 16 §5), on SQLite and PostgreSQL: a fresh database started as `npm start`
  * starts shows a small grocery wholesaler in tenant 000000 — goods with units, barcodes and prices,
  * warehouses, staff, suppliers, customers with contacts, opening stock and posted purchases and
- * sales whose ledgers agree — and tenant 100001 stays empty; a second start adds nothing.
+ * sales whose ledgers agree, a mall with campaigns, a coupon, a buyer account and orders placed through
+ * the storefront — and tenant 100001 stays empty; a second start adds nothing.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -10,6 +11,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { databases, startTestServer, type TestServer } from '../support/server.ts';
 import { expectOk, signedIn, type Api } from '../support/client.ts';
+import { DEMO_BUYER } from '../../src/server/db/demo.ts';
 
 type Row = Record<string, unknown>;
 
@@ -48,7 +50,8 @@ describe.each(databases())('the demo company ($name)', ({ databaseUrl }) => {
 
   test('opening stock and posted bills: stock and receivables agree with what was sold', async () => {
     const outs = expectOk<{ records: Row[]; total: number }>(await admin.get('/blade-sales/salesouthead/list', { current: 1, size: 10 }));
-    expect(outs.total).toBe(4);
+    // Four sales of the clerk and the shipment of a mall order.
+    expect(outs.total).toBe(5);
     expect(outs.records.every((b) => b.billStatus === '1306')).toBe(true);
     expect(await total(admin, '/blade-purchase/purchaseinhead/list', { billStatus: '1306' })).toBe(1);
     // Every stock balance equals the sum of its ledger rows, and none is negative.
@@ -65,6 +68,18 @@ describe.each(databases())('the demo company ($name)', ({ databaseUrl }) => {
     const owed = (await store.find(internal.partyBalance, '000000', { where: { kind: 'AR' } })).reduce((acc, r) => acc + Number(r.amount), 0);
     const sold = outs.records.reduce((acc, b) => acc + Number(String(b.finalAmt).replace(/,/g, '')), 0);
     expect(owed).toBeCloseTo(sold, 2);
+  });
+
+  test('the mall: campaigns, a coupon, a buyer account and orders placed through the storefront, one shipped', async () => {
+    expect(await total(admin, '/blade-market/marketing/list')).toBe(2);
+    const orders = expectOk<{ records: Row[]; total: number }>(await admin.get('/blade-sales/scddsalesorderhead/list', { current: 1, size: 10 }));
+    expect(orders.total).toBe(2);
+    expect(orders.records.map((o) => o.mallStatus).sort()).toEqual(['6202', '6203']);
+    const [coupon] = expectOk<{ records: Row[] }>(await admin.get('/blade-market/coupon/list', { couponName: '新客满100减10' })).records;
+    expect(coupon).toMatchObject({ sendNum: 1, usedNum: 1 });
+    const buyer = await signedIn(server.url, '000000', DEMO_BUYER.phone, DEMO_BUYER.password);
+    const [line] = expectOk<Row>(await admin.get('/blade-sales/salesorderhead/detail', { id: orders.records[0].id })).bodyList as Row[];
+    expect(expectOk<Row>(await buyer.post('/blade-mall/order/quote', { lines: [{ commInfoId: line.commInfoId, qty: '1' }] })).problems).toEqual([]);
   });
 
   test('tenant 100001 stays empty, and a second start adds nothing', async () => {

@@ -66,12 +66,27 @@ describe.each(databases())('mall orders ($name)', ({ databaseUrl }) => {
     const staff = await admin.post('/blade-mall/order/intake', { lines: cart(), ...address });
     expect(staff.status).toBe(403);
     expect(staff.body.msg).toBe('只有商城买家账号可以在商城下单');
+    // A buyer account reaches the storefront's calls and nothing of the back office.
+    for (const [method, path] of [['GET', '/blade-base/customer/list'], ['GET', '/blade-sales/salesorderhead/list'], ['POST', '/blade-market/coupon/submit']] as const) {
+      const reply = method === 'GET' ? await buyer.get(path) : await buyer.post(path, {});
+      expect(reply.status, path).toBe(403);
+      expect(reply.body.msg).toBe('商城买家账号只能使用商城接口');
+    }
     const before = expectOk<{ total: number }>(await admin.get('/blade-sales/salesorderhead/list', { size: 1 })).total;
     const small = await buyer.post('/blade-mall/order/intake', { lines: [{ commInfoId: goods.A, qty: '1' }], couponId: heldCoupon, ...address });
     expect(small.status).toBe(400);
     expect(small.body.msg).toBe('未满足优惠券「满100减10」的使用条件：满 100 可用，本单可用金额 25.00');
     const overLimit = await buyer.post('/blade-mall/order/intake', { lines: [{ commInfoId: goods.D, qty: '3' }], ...address });
     expect(overLimit.body.msg).toMatch(/^「.+」参加秒杀「秒杀」，每单限购 2$/);
+    // 商品授权 and 起订量: goods shielded from the customer are not sold to it; below the minimum quantity is refused.
+    const f = await makeGoods(admin, w.unitId, `授权商品${Date.now()}`);
+    await price(f, '10.00');
+    expectOk(await admin.call('POST', '/blade-base/comminfo/putOnShelves', { query: { ids: f } }));
+    expectOk(await admin.call('POST', '/blade-base/comminfo/shildCustomers', { query: { ids: f, alCustomerIds: w.customers[0] } }));
+    expect((await buyer.post('/blade-mall/order/intake', { lines: [{ commInfoId: f, qty: '1' }], ...address })).body.msg).toMatch(/^商品「授权商品\d+」不对您销售$/);
+    expectOk(await admin.call('POST', '/blade-base/comminfo/shildCustomers', { query: { ids: f, alCustomerIds: w.customers[1] } }));
+    expectOk(await admin.call('POST', '/blade-base/comminfo/updateStartQty', { query: { ids: f, startQty: '5' } }));
+    expect((await buyer.post('/blade-mall/order/intake', { lines: [{ commInfoId: f, qty: '1' }], ...address })).body.msg).toMatch(/^商品「授权商品\d+」起订量为 5$/);
     const noAddress = await buyer.post('/blade-mall/order/intake', { lines: cart() });
     expect(noAddress.body.msg).toBe('请填写收货人、电话和地址');
     expect(expectOk<{ total: number }>(await admin.get('/blade-sales/salesorderhead/list', { size: 1 })).total).toBe(before);
@@ -120,6 +135,9 @@ describe.each(databases())('mall orders ($name)', ({ databaseUrl }) => {
     expect((await admin.post('/blade-mall/order/ship', { id: placed.id, courierNo: 'SF1002' })).body.msg).toBe('订单不是待发货状态');
     const done = expectOk<Row>(await buyer.post('/blade-mall/order/complete', { id: placed.id }));
     expect(done.mallStatus).toBe('6204');
+    // 消费得积分: one point per 1.00 paid (会员设置 每消费金额 1), the remainder earning nothing.
+    const earned = expectOk<{ records: Row[] }>(await admin.get('/blade-market/pointsledger/list', { customerId: w.customers[0], size: 50 })).records.filter((r) => r.billId === placed.id);
+    expect(earned.map((r) => [Number(r.change), Number(r.changeType)])).toEqual([[150, 4]]);
 
     // 退货申请 by the buyer: 2 of A's 3 (its coupon and promotion shares prorated), then approved into a posted sales return.
     const aLine = lines[0];
@@ -189,5 +207,22 @@ describe.each(databases())('mall orders ($name)', ({ databaseUrl }) => {
     expect(await partyBalance(server, 'AR', w.customers[0])).toBe(arBefore);
     const retry = await admin.post('/blade-mall/onlinepay/match', { id: paid.id });
     expect(retry.body.msg).toBe('该笔支付已入账');
+  });
+
+  test('a buyer claims a coupon in the mall: within the per-customer limit, counted as 已领取, then offered at checkout', async () => {
+    const coupon = expectOk<Row>(await admin.post('/blade-market/coupon/submit', { couponName: '领券满50减5', couponType: 1, couponAmt: '5', fullAmt: '50', couponNum: 2, perLimit: 1, ...span }));
+    const offers = expectOk<Row[]>(await buyer.get('/blade-mall/coupon/offers'));
+    expect(offers.find((o) => o.id === coupon.id)).toMatchObject({ useRule: '满50减5', left: 2 });
+    const copy = expectOk<Row>(await buyer.post('/blade-mall/coupon/receive', { couponId: coupon.id }));
+    expect(copy).toMatchObject({ couponId: coupon.id, customerId: w.customers[0], getType: 2, useStatus: 1 });
+    expect((await buyer.post('/blade-mall/coupon/receive', { couponId: coupon.id })).body.msg).toBe('每人限领 1 张，您已领取');
+    const after = expectOk<Row>(await admin.get('/blade-market/coupon/detail', { id: coupon.id }));
+    expect(after).toMatchObject({ sendNum: 0, receiveNum: 1, unSendNum: 1 });
+    const mine = expectOk<Row[]>(await buyer.get('/blade-mall/coupon/mine'));
+    expect(mine.map((m) => m.id)).toContain(copy.id);
+    const staff = await admin.post('/blade-mall/coupon/receive', { couponId: coupon.id });
+    expect(staff.status).toBe(403);
+    const quote = expectOk<Row>(await buyer.post('/blade-mall/order/quote', { lines: [{ commInfoId: goods.A, qty: '2' }], couponId: copy.id }));
+    expect(quote).toMatchObject({ totalAmt: '50.00', couponAmt: '5.00', finalAmt: '45.00' });
   });
 });

@@ -66,6 +66,7 @@ export interface Resource {
   api: { base: string; endpoints: Endpoint[] };
   /** A bill's document block: its lines field and how amounts are typed. */
   document?: {
+    lineCheck?: string;
     lines?: string;
     amounts?: { basis?: string; price: string; sign?: number };
     source?: { resource: string; required?: boolean };
@@ -101,6 +102,8 @@ export function writtenElsewhere(r: Resource): boolean {
   if (r.api.endpoints.some((e) => e.handler === 'billAnnex.put')) return true;
   // Workflow rows are BPMN models checked on save and rows the engine writes (workflow.test.ts, with its tenant checks).
   if (r.module === 'workflow') return true;
+  // Rule lines judged by a named server check (营销活动's kinds, 退货申请's order lines): marketing.test.ts, mall-orders.test.ts.
+  if (r.document?.lineCheck) return true;
   // Settings rows made when a tenant is set up and edited, never added (公司信息, 支付配置: settings-screens.test.ts, with its tenant checks).
   if ((r as { seed?: unknown[] }).seed?.length && (r as { list?: { add?: boolean } }).list?.add === false) return true;
   return Boolean(r.document && !r.document.transitions?.some((t) => t.save && !t.effect));
@@ -330,6 +333,8 @@ export class BodyFactory {
         body[name] = await this.value(r, name, f, token, seen);
       }
     }
+    // Values a cross-field rule needs chosen (end after start, 面额 below 满额) come from the schema's example.
+    Object.assign(body, (r as { example?: Record<string, unknown> }).example ?? {});
     if (r.document?.lines) body[r.document.lines] = [await this.billLine(r, props[r.document.lines] as Field & { 'x-lines'?: string }, seen)];
     return body;
   }

@@ -145,5 +145,55 @@ export async function seedDemoCompany(app: FastifyInstance, log: (msg: string) =
       bodyList: goods.slice(i, i + 3).map((g, j) => ({ commInfoId: g.id, unitId: g.unitId, qty: String(5 + j * 3), taxPrice: g.wholesale, taxRate: '13' })),
     });
   }
-  log(`演示数据已生成：${GOODS.length} 个商品、${customers.length} 个客户、${suppliers.length} 个供应商、${depots.length} 个仓库、期初库存与 ${customers.length + 1} 张已记账单据（ERP_DEMO=0 可不生成）`);
+  const mall = await seedDemoMall(app, call, { goods, customers, depot: depots[0] });
+  log(`演示数据已生成：${GOODS.length} 个商品、${customers.length} 个客户、${suppliers.length} 个供应商、${depots.length} 个仓库、期初库存与 ${customers.length + 1} 张已记账单据；商城：${mall}（ERP_DEMO=0 可不生成）`);
+}
+
+type Call = (method: 'GET' | 'POST', url: string, payload?: Row, query?: Record<string, string>) => Promise<any>;
+
+/** Demo buyer account of 上海华联超市: signs in to the mall (and this API) with its phone. */
+export const DEMO_BUYER = { phone: '13916000001', password: 'buyer123' };
+
+const day = (offset: number, time: string) => `${new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10)} ${time}`;
+
+/**
+ * The mall of the demo: goods on the shelf, a whole-order promotion and a flash sale, a coupon sent
+ * to the first customer, that customer's buyer account, and two orders placed through the
+ * storefront's own intake call as that buyer (one with the coupon, confirmed and shipped).
+ */
+async function seedDemoMall(app: FastifyInstance, call: Call, d: { goods: { id: string }[]; customers: string[]; depot: string }): Promise<string> {
+  const post = (url: string, payload: Row) => call('POST', url, payload);
+  await call('POST', '/blade-base/comminfo/putOnShelves', undefined, { ids: d.goods.map((g) => g.id).join(',') });
+  const [config] = ((await call('GET', '/blade-sys-config/sysconfig/list', undefined, { configKey: 'MALL_DEPOT_ID', current: '1', size: '10' })) as { records: Row[] }).records;
+  if (config) await post('/blade-sys-config/sysconfig/submit', { ...config, configValue: d.depot });
+  const span = { beginTime: day(-7, '00:00:00'), endTime: day(30, '23:59:59') };
+  await post('/blade-market/marketing/submit', { marketingName: '满200减20', marketingType: 2, ...span, bodyList: [{ fullAmt: '200', reduceAmt: '20' }, { fullAmt: '500', reduceAmt: '60' }] });
+  await post('/blade-market/marketing/submit', { marketingName: '可乐限时秒杀', marketingType: 6, ...span, bodyList: [{ commInfoId: d.goods[6].id, promoPrice: '45.00', activityQty: '20', limitQty: '2' }] });
+  const coupon = await post('/blade-market/coupon/submit', { couponName: '新客满100减10', couponType: 1, couponAmt: '10', fullAmt: '100', couponNum: 100, perLimit: 1, ...span });
+  await call('GET', '/blade-market/coupon/send', undefined, { id: String(coupon.id), customerIds: d.customers[0] });
+  const member = await post('/blade-base/member/submit', { customerId: d.customers[0], phone: DEMO_BUYER.phone, realName: '王海', isMain: 2 });
+  await post('/blade-base/member/openAccount', { id: String(member.id), password: DEMO_BUYER.password });
+
+  const login = await app.inject({
+    method: 'POST',
+    url: '/api/blade-auth/oauth/token',
+    query: { tenantId: '000000', username: DEMO_BUYER.phone, password: md5(DEMO_BUYER.password), grant_type: 'password', scope: 'all', type: 'account' },
+    headers: { authorization: `Basic ${Buffer.from('saber:saber_secret').toString('base64')}`, 'tenant-id': '000000' },
+  });
+  const token = String((login.json() as Row).access_token ?? '');
+  if (!token) throw new Error(`demo: buyer sign-in failed: ${login.body}`);
+  const asBuyer = async (method: 'GET' | 'POST', url: string, payload?: Row): Promise<any> => {
+    const reply = await app.inject({ method, url: `/api${url}`, headers: { 'blade-auth': `bearer ${token}`, authorization: `Basic ${Buffer.from('saber:saber_secret').toString('base64')}` }, payload: payload as never });
+    const body = reply.json() as { code?: number; data?: unknown; msg?: string };
+    if (reply.statusCode !== 200 || body.code !== 200) throw new Error(`demo: buyer ${method} ${url} → ${reply.statusCode} ${body.msg ?? ''}`);
+    return body.data;
+  };
+  const [held] = (await asBuyer('GET', '/blade-mall/coupon/mine')) as Row[];
+  const address = { contacts: '王海', contactsPhone: DEMO_BUYER.phone, contactsAreaName: '上海市 浦东新区', contactsAddress: '张杨路500号' };
+  const first = await asBuyer('POST', '/blade-mall/order/intake', { lines: [{ commInfoId: d.goods[0].id, qty: '3' }, { commInfoId: d.goods[4].id, qty: '2' }, { commInfoId: d.goods[6].id, qty: '1' }], couponId: held?.id, ...address, remark: '工作日送货' });
+  await asBuyer('POST', '/blade-mall/order/intake', { lines: [{ commInfoId: d.goods[3].id, qty: '2' }], ...address });
+  const order = await call('GET', '/blade-sales/salesorderhead/detail', undefined, { id: String(first.id) });
+  await post('/blade-mall/order/confirm', { id: String(order.id), version: order.version });
+  await post('/blade-mall/order/ship', { id: String(order.id), courierNo: 'SF1234567890' });
+  return `2 个营销活动、1 张优惠券、买家账号 ${DEMO_BUYER.phone}、2 张商城订单（1 张已发货）`;
 }

@@ -3,6 +3,7 @@ import type { Services } from '../services.ts';
 import type { EndpointDef } from '../../shared/resource.ts';
 import type { Model } from './model.ts';
 import { endpointPerm, runOp } from './ops.ts';
+import { BUYER_ROLE } from '../mall/buyers.ts';
 import { authenticate, revokeUserSessions } from '../auth/tokens.ts';
 import { idList, param, type Caller, type Ctx } from '../http/context.ts';
 import { ApiError, forbidden, ok, status } from '../http/envelope.ts';
@@ -105,6 +106,10 @@ export function registerResourceRoutes(app: FastifyInstance, services: Services)
         if (caller) {
           if (model.platform && caller.tenantId !== PLATFORM_TENANT) {
             throw forbidden(`${model.title}仅限平台管理租户(${PLATFORM_TENANT})访问`);
+          }
+          // A buyer account (商城买家 only) reaches the storefront's calls and nothing of the back office.
+          if (!endpoint.storefront && caller.roleAliases.length && caller.roleAliases.every((a) => a === BUYER_ROLE)) {
+            throw forbidden('商城买家账号只能使用商城接口');
           }
           await services.perms.requireApiScope(caller, path);
           const perm = endpointPerm(model, endpoint);

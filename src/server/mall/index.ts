@@ -6,6 +6,7 @@ import { registerMallSettingsHandlers } from './settings.ts';
 import { registerMallOrderHandlers } from './orders.ts';
 import { registerMallReturnHandlers } from './returns.ts';
 import { registerPaymentHandlers } from './payments.ts';
+import { registerMallCouponHandlers } from './coupons.ts';
 
 export function registerMallHandlers(services: Services) {
   registerBuyerHandlers(services);
@@ -14,4 +15,5 @@ export function registerMallHandlers(services: Services) {
   registerMallOrderHandlers(services);
   registerMallReturnHandlers(services);
   registerPaymentHandlers(services);
+  registerMallCouponHandlers(services);
 }

@@ -12,9 +12,14 @@ import { documentModel, loadBill, tenantPlaces } from '../engine/document/contex
 import { applyAction, saveBill } from '../engine/document/transitions.ts';
 import { pullFromSource } from '../engine/document/sources.ts';
 import { MALL_SOURCE } from '../sales/orders.ts';
+import { memberSettingsOf, pointsEnabled } from '../marketing/members.ts';
+import { changePoints } from '../marketing/points.ts';
+import { Dec } from '../../shared/money/index.ts';
 
 export const MALL_STATUS = { unpaid: '6201', toShip: '6202', shipped: '6203', done: '6204', cancelled: '6205', afterSale: '6206' } as const;
 const APPROVED = '1304';
+/** points_change_type 4 消费得积分. */
+const EARNED = 4;
 
 const blank = (v: unknown) => v === undefined || v === null || String(v).trim() === '';
 
@@ -30,6 +35,20 @@ async function mallOrder(services: Services, caller: Caller, id: string | undefi
 async function setMallStatus(services: Services, caller: Caller, order: Row, from: string, to: string): Promise<void> {
   const ok = await services.store.guardedUpdate(services.m('sales-order'), caller, String(order.id), { mallStatus: to }, { version: Number(order.version), where: { mallStatus: from } });
   if (!ok) throw badRequest('订单已被他人处理，请刷新后重试');
+}
+
+/**
+ * 消费得积分: a received order earns its customer one point per 会员设置 每消费金额 of what was paid
+ * (finalAmt; the remainder earns nothing), when member points are enabled.
+ */
+async function earnPoints(services: Services, caller: Caller, order: Row): Promise<void> {
+  const settings = await memberSettingsOf(services, caller.tenantId);
+  if (!pointsEnabled(settings) || blank(settings.earnAmt)) return;
+  const per = new Dec(String(settings.earnAmt));
+  if (!per.gt(0)) return;
+  const points = new Dec(String(order.finalAmt ?? '0')).div(per).floor().toNumber();
+  if (points <= 0) return;
+  await changePoints(services, caller, { customerId: String(order.customerId), change: points, changeType: EARNED, reason: `商城订单 ${String(order.billNo)} 确认收货`, billId: String(order.id) });
 }
 
 export function registerMallOrderHandlers(services: Services) {
@@ -77,7 +96,10 @@ export function registerMallOrderHandlers(services: Services) {
     if (member && String(member.customerId) !== String(order.customerId)) throw forbidden('只能确认自己的订单');
     if (!member) await services.perms.require(caller, 'salesOrder_audit');
     if (String(order.mallStatus) !== MALL_STATUS.shipped) throw badRequest('订单不是待收货状态');
-    await setMallStatus(services, caller, order, MALL_STATUS.shipped, MALL_STATUS.done);
+    await services.store.transaction(async () => {
+      await setMallStatus(services, caller, order, MALL_STATUS.shipped, MALL_STATUS.done);
+      await earnPoints(services, caller, order);
+    });
     return loadBill(services, caller, orders(), String(order.id));
   });
 }

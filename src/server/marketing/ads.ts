@@ -7,6 +7,7 @@ import type { Row } from '../engine/store.ts';
 import { mustCaller } from '../http/context.ts';
 import { badRequest, notFound } from '../errors.ts';
 import { runOp } from '../engine/ops.ts';
+import { checkSubmitBody } from '../engine/precheck.ts';
 
 const DATETIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
 const blank = (v: unknown) => v === undefined || v === null || String(v).trim() === '';
@@ -15,6 +16,7 @@ export function registerPopupAdHandlers(services: Services) {
   services.register('popupAd.submit', async (ctx, model) => {
     const caller = mustCaller(ctx);
     const body = (ctx.body && typeof ctx.body === 'object' ? ctx.body : {}) as Row;
+    await checkSubmitBody(services, caller, model, body);
     const stored = blank(body.id) ? undefined : await services.store.get(model, caller.tenantId, String(body.id));
     if (!blank(body.id) && !stored) throw notFound('弹窗广告不存在或已被删除');
     const from = String(body.showFrom ?? stored?.showFrom ?? '');

@@ -13,11 +13,13 @@ import { runOp } from '../engine/ops.ts';
 import { tenantPlaces } from '../engine/document/context.ts';
 import { Dec, fixed, toDec } from '../../shared/money/index.ts';
 import { formatDateTime } from '../../shared/dates.ts';
+import { checkSubmitBody } from '../engine/precheck.ts';
 
 export const COUPON_TYPE = { threshold: 1, discount: 2, voucher: 3 } as const;
 export const COUPON = { draft: '9401', upcoming: '9402', issuing: '9403', allGone: '9404', disabled: '9405', expired: '9406', cancelled: '9407' } as const;
 export const HELD = { unused: 1, used: 2, cancelled: 3 } as const;
 const GET_SENT = 1;
+const GET_CLAIMED = 2;
 const BATCH = { running: 1, done: 2, stopped: 3 } as const;
 /** Customers written per transaction: the coupon row stays locked for one chunk only. */
 export const SEND_CHUNK = 500;
@@ -242,6 +244,7 @@ export function registerCouponHandlers(services: Services) {
   services.register('coupon.submit', async (ctx: Ctx, model) => {
     const caller = mustCaller(ctx);
     const body = { ...((ctx.body && typeof ctx.body === 'object' ? ctx.body : {}) as Row) };
+    await checkSubmitBody(services, caller, model, body);
     const stored = blank(body.id) ? undefined : await services.store.get(model, caller.tenantId, String(body.id));
     if (!blank(body.id) && !stored) throw notFound('优惠券不存在或已被删除');
     if (stored && (num(stored.sendNum) + num(stored.receiveNum) > 0 || String(stored.couponStatus) === COUPON.cancelled)) {
@@ -261,7 +264,15 @@ export function registerCouponHandlers(services: Services) {
       const row = (await services.store.get(model, caller.tenantId, id))!;
       const counters = { sendNum: 0, receiveNum: 0, usedNum: 0, unSendNum: num(row.couponNum), useRule: couponRule(row), couponStatus: '' };
       counters.couponStatus = couponStatusAt({ ...row, ...counters }, formatDateTime());
-      await services.store.update(model, caller, id, counters, { includeReadonly: true });
+      // The server's own fields of the row just saved, in the same save: its version stays the one the save gave.
+      const col = (f: string) => model.fields.get(f)!.column;
+      await services.store.db
+        .updateTable(model.table)
+        .set(Object.fromEntries(Object.entries(counters).map(([f, v]) => [col(f), v])))
+        .where('tenant_id', '=', caller.tenantId)
+        .where('id', '=', id)
+        .execute();
+      services.store.invalidate(model.table);
       return services.store.get(model, caller.tenantId, id);
     });
   });
@@ -315,5 +326,26 @@ export function registerCouponHandlers(services: Services) {
     // Asked before the send has written its batch row: nothing done yet.
     if (!batch) return { batchNo, total: 0, sent: 0, skipped: 0, status: BATCH.running, message: '' };
     return { batchNo, total: num(batch.total), sent: num(batch.sent), skipped: num(batch.skipped), status: num(batch.batchStatus), message: String(batch.message ?? '') };
+  });
+}
+
+/**
+ * A buyer claims a coupon in the mall (领取): one copy, within the per-customer limit, taken from
+ * what is left; counted as claimed (receiveNum), not sent. The coupon row is locked as for sends.
+ */
+export async function claimCoupon(services: Services, actor: Actor, couponId: string, customerId: string): Promise<Row> {
+  const held = services.m('customer-coupon');
+  return services.store.transaction(async () => {
+    const locked = await lockCoupon(services, actor, couponId);
+    if (String(locked.couponStatus) === COUPON.cancelled) throw badRequest('优惠券已作废，不能领取');
+    if (formatDateTime() > String(locked.endTime)) throw badRequest('优惠券已过期，不能领取');
+    if (num(locked.unSendNum) <= 0) throw badRequest('优惠券已领完');
+    const copies = await services.store.count(held, actor.tenantId, { where: { couponId, customerId } });
+    const limit = Math.max(1, num(locked.perLimit));
+    if (copies >= limit) throw badRequest(`每人限领 ${limit} 张，您已领取`);
+    const now = formatDateTime();
+    const copy = await services.store.insert(held, actor, { couponId, customerId, batchNo: `R${now.replace(/\D/g, '')}${copies + 1}`, getType: GET_CLAIMED, getTime: now, useStatus: HELD.unused }, { includeReadonly: true });
+    await saveCounters(services, actor, locked, { receiveNum: num(locked.receiveNum) + 1, unSendNum: num(locked.unSendNum) - 1 });
+    return copy;
   });
 }

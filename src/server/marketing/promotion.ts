@@ -9,6 +9,7 @@ import { mustCaller } from '../http/context.ts';
 import { badRequest, notFound } from '../errors.ts';
 import { runOp } from '../engine/ops.ts';
 import { formatDateTime } from '../../shared/dates.ts';
+import { checkSubmitBody } from '../engine/precheck.ts';
 
 export const WITHDRAW = { pending: 1, passed: 2, refused: 3 } as const;
 const DISABLED = 2;
@@ -20,6 +21,7 @@ export function registerRecommendedWithdrawHandlers(services: Services) {
   services.register('recommendedWithdraw.submit', async (ctx, model) => {
     const caller = mustCaller(ctx);
     const body = (ctx.body && typeof ctx.body === 'object' ? ctx.body : {}) as Row;
+    await checkSubmitBody(services, caller, model, body);
     const isNew = blank(body.id);
     const stored = isNew ? undefined : await store.get(model, caller.tenantId, String(body.id));
     if (!isNew && !stored) throw notFound('提现申请不存在或已被删除');

@@ -86,11 +86,22 @@ export async function priceForCustomer(services: Services, actor: Actor, custome
     (await store.find(services.m('customer-price'), actor.tenantId, { where: { commInfoId: goodsIds, bartererId: customerId, status: 1 } })).map((p) => [`${p.commInfoId}|${p.unitId}`, p]),
   );
   const list = new Map((await store.find(services.m('price-management'), actor.tenantId, { where: { commInfoId: goodsIds } })).map((p) => [`${p.commInfoId}|${p.unitId}`, p]));
+  const customer = await store.get(services.m('customer'), actor.tenantId, customerId);
+  const listed = (v: unknown) => String(v ?? '').split(',').map((x) => x.trim()).filter(Boolean);
   wanted.forEach((line, i) => {
     const item = goods.get(line.commInfoId);
     if (!item || Number(item.status ?? 1) !== 1) throw badRequest(`第${i + 1}行：商品不存在或已停用`);
     const name = String(item.commInfoName ?? line.commInfoId);
     if (Number(item.isShelves) !== ON_SHELF) throw badRequest(`商品「${name}」未上架，不能在商城下单`);
+    // 商品授权: goods shielded from this customer, its level or its range are not sold to it.
+    const shielded =
+      listed(item.alCustomerIds).includes(customerId) ||
+      (!blank(customer?.levelId) && listed(item.alLevelIds).includes(String(customer!.levelId))) ||
+      (!blank(customer?.rangeId) && listed(item.alRangeIds).includes(String(customer!.rangeId)));
+    if (shielded) throw badRequest(`商品「${name}」不对您销售`);
+    if (!blank(item.startQty) && new Dec(line.qty).lt(String(item.startQty)) && new Dec(String(item.startQty)).gt(0)) {
+      throw badRequest(`商品「${name}」起订量为 ${new Dec(String(item.startQty)).toString()}`);
+    }
     const unitId = line.unitId ?? String(item.saleUnit || item.unitId);
     const key = `${line.commInfoId}|${unitId}`;
     const price = own.get(key)?.finalPrice ?? list.get(key)?.retailPrice;

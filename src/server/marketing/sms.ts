@@ -10,6 +10,7 @@ import { idList, mergeJsonBody, mustCaller, param, type Ctx } from '../http/cont
 import { badRequest, conflict, notFound } from '../errors.ts';
 import { runOp } from '../engine/ops.ts';
 import { formatDateTime } from '../../shared/dates.ts';
+import { checkSubmitBody } from '../engine/precheck.ts';
 
 export const SMS = { draft: 1, sent: 2 } as const;
 const TARGET = { all: 1, level: 2, range: 3 } as const;
@@ -87,6 +88,7 @@ export function registerSmsCampaignHandlers(services: Services) {
   services.register('smsCampaign.submit', async (ctx: Ctx, model) => {
     const caller = mustCaller(ctx);
     const body = { ...((ctx.body && typeof ctx.body === 'object' ? ctx.body : {}) as Row) };
+    await checkSubmitBody(services, caller, model, body);
     const stored = blank(body.id) ? undefined : await store.get(model, caller.tenantId, String(body.id));
     if (!blank(body.id) && !stored) throw notFound('短信营销不存在或已被删除');
     if (stored && Number(stored.smsStatus) === SMS.sent) throw badRequest('短信已发送，不能修改');
