@@ -48,15 +48,7 @@ export function ItemsBar({ lineResource, doc, lines, head }: Props) {
       <Button type="primary" ghost onClick={typed ? () => lines.add({}) : pick} disabled={!typed && !picker} data-testid="items-pick">
         {typed ? dt('doc.addRow') : dt('doc.addItems', { title: label(String(prop?.title ?? ''), prop?.['x-titleEn'] as string | undefined) })}
       </Button>
-      <Button
-        danger
-        onClick={() => {
-          const last = lines.all().at(-1);
-          if (last) lines.remove([last.key]);
-        }}
-      >
-        {dt('doc.deleteLines')}
-      </Button>
+      <DeleteLastLine lines={lines} />
       {picker && itemResource && (
         <TablePickerDialog
           open={open}
@@ -87,15 +79,23 @@ export function RowsBar({ lines }: { lines: LineStore }) {
       <Button type="primary" ghost onClick={() => lines.add({})} data-testid="rows-add">
         {dt('doc.addRow')}
       </Button>
-      <Button
-        danger
-        onClick={() => {
-          const last = lines.all().at(-1);
-          if (last) lines.remove([last.key]);
-        }}
-      >
-        {dt('doc.deleteLines')}
-      </Button>
+      <DeleteLastLine lines={lines} />
     </Flex>
+  );
+}
+
+/** 删除行 of the line toolbars: takes the last line away (the grid's own keys delete chosen ones). */
+export function DeleteLastLine({ lines }: { lines: LineStore }) {
+  const dt = useDT();
+  return (
+    <Button
+      danger
+      onClick={() => {
+        const last = lines.all().at(-1);
+        if (last) lines.remove([last.key]);
+      }}
+    >
+      {dt('doc.deleteLines')}
+    </Button>
   );
 }

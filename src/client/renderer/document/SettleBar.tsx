@@ -14,6 +14,7 @@ import type { LineStore } from '../../bespoke/lines/lineStore.ts';
 import { formatDecimal } from '../common/format.ts';
 import { endpointUrl } from '../common/endpoint.ts';
 import { useDT } from './i18n.ts';
+import { DeleteLastLine } from './ItemsBar.tsx';
 
 interface OpenBill {
   billId: string;
@@ -79,15 +80,7 @@ export function SettleBar({ resource, doc, lines, partnerId }: Props) {
       <Button type="primary" ghost onClick={pick} data-testid="settle-pick">
         {dt('doc.pickBills')}
       </Button>
-      <Button
-        danger
-        onClick={() => {
-          const last = lines.all().at(-1);
-          if (last) lines.remove([last.key]);
-        }}
-      >
-        {dt('doc.deleteLines')}
-      </Button>
+      <DeleteLastLine lines={lines} />
       <Modal open={open} title={dt('doc.pickBillsTitle')} width={820} onCancel={() => setOpen(false)} onOk={add} okButtonProps={{ disabled: !chosen.length }} destroyOnHidden>
         <Table<OpenBill>
           size="small"
