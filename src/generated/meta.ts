@@ -206,6 +206,10 @@ export interface ResourceFileSchema {
    */
   lookups?: Lookup[];
   /**
+   * Rows made when a tenant is set up (seed) and only ever edited (公司信息, 支付配置, 系统任务): the server refuses an add (submit without id, save) with this message, and the list offers no 新增.
+   */
+  editOnly?: string;
+  /**
    * Rows inserted for every tenant on first start (entity field names).
    */
   seed?: {
@@ -399,6 +403,10 @@ export interface Field {
    * Tenant business dictionary code.
    */
   "x-dictBiz"?: string;
+  /**
+   * The dictionary only suggests values (第三方平台: any provider code the pattern allows); without it the server takes only a live key of the dictionary.
+   */
+  "x-dictOpen"?: boolean;
   /**
    * Resource whose id this field holds (comma-joined when x-multi).
    */

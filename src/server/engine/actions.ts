@@ -8,7 +8,8 @@ import type { Actor, Row } from './store.ts';
 import type { Services } from '../services.ts';
 import { parseFilters, parseSort } from './query.ts';
 import { fillLookups } from './lookups.ts';
-import { validateEntity } from './validate.ts';
+import { joinMultiValues, validateEntity } from './validate.ts';
+import { checkReferences } from './references.ts';
 import { badRequest } from '../errors.ts';
 import { RawReply } from './raw.ts';
 import { optimize } from '../db/connect.ts';
@@ -79,9 +80,9 @@ export async function setFields(ctx: Ctx, model: Model, endpoint: EndpointDef): 
   const patch: Row = { ...((o.set as Row) ?? {}) };
   for (const name of (o.fields as string[]) ?? []) {
     const value = param(ctx, name) ?? body[name];
-    // Multi-selects arrive as arrays and are stored comma-joined; list fields (pictures) stay lists.
-    if (value !== undefined) patch[name] = Array.isArray(value) && model.fields.get(name)?.kind !== 'json' ? value.join(',') : value;
+    if (value !== undefined) patch[name] = value;
   }
+  joinMultiValues(model.resource?.entity, patch);
   const from = (o.from ?? {}) as Record<string, unknown[]>;
   const exclusive = o.exclusive as { field: string; within: string; clear: unknown } | undefined;
   const versionText = param(ctx, 'version') ?? (body.version !== undefined ? String(body.version) : undefined);
@@ -95,6 +96,7 @@ export async function setFields(ctx: Ctx, model: Model, endpoint: EndpointDef): 
         }
       }
       if (model.resource) validateEntity(model.resource.entity, { ...existing, ...patch });
+      await checkReferences(ctx.services, caller, model, [patch], () => existing);
       await store.update(model, caller, id, patch, {
         db,
         includeReadonly: true,
@@ -150,6 +152,7 @@ export async function exportRows(ctx: Ctx, model: Model, endpoint: EndpointDef):
   const { template: templateParam, ...filters } = ctx.query as Record<string, unknown>;
   const template = templateParam === '1' || templateParam === 'true';
   const conditions = parseFilters(model, filters, endpoint.filters ?? 'map');
+  const orderBy = parseSort(model, ctx.query);
   const reply = ctx.reply;
   const fileName = encodeURIComponent(template ? `${model.title}导入模板.xlsx` : `${model.title}-${formatDateTime().slice(0, 10)}.xlsx`);
   reply.header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
@@ -160,7 +163,6 @@ export async function exportRows(ctx: Ctx, model: Model, endpoint: EndpointDef):
   const sheet = workbook.addWorksheet(model.title.slice(0, 31));
   sheet.columns = columns.map((c) => ({ header: c.title, key: c.field, width: 18 }));
   (async () => {
-    const orderBy = parseSort(model, ctx.query);
     const pageSize = 2000;
     for (let offset = 0; !template; offset += pageSize) {
       const rows = await store.find(model, caller.tenantId, { conditions, orderBy, limit: pageSize, offset });

@@ -10,6 +10,7 @@ import type { Services } from '../services.ts';
 import type { Model } from './model.ts';
 import type { Actor, Row } from './store.ts';
 import { validateEntity } from './validate.ts';
+import { checkReferences } from './references.ts';
 import { fillLookups } from './lookups.ts';
 import { ApiError, badRequest, conflict } from '../errors.ts';
 import { stripReadonly } from './records.ts';
@@ -158,6 +159,7 @@ export async function saveLines(
       rows.push(item);
     }
     await checkLineUnique(services, actor, child, rows, line.parentField);
+    await checkReferences(services, actor, child, rows, (row) => (row.id ? stored.get(String(row.id)) : undefined), { field: line.field });
     await store.upsertMany(child, actor, rows, stored);
     saved[line.field] = rows;
     const keep = new Set(rows.filter((r) => r.id).map((r) => String(r.id)));

@@ -2,6 +2,7 @@ import { sql, type SelectQueryBuilder } from 'kysely';
 import type { Services } from '../services.ts';
 import type { Model } from './model.ts';
 import type { Row } from './store.ts';
+import type { FieldSchema } from '../../shared/resource.ts';
 
 /** Display names of small reference rows are kept two seconds (cleared by any write to their table). */
 const TTL_MS = 2000;
@@ -147,19 +148,26 @@ export async function fillLookupsMany(services: Services, tenantId: string, grou
  */
 async function fillDictValues(services: Services, tenantId: string, model: Model, lookup: LookupDef, rows: Row[]): Promise<void> {
   const prop = model.resource?.entity.properties[lookup.from];
-  const code = prop?.['x-dict'] ?? prop?.['x-dictBiz'];
-  if (!code || !rows.length) return;
-  const dictModel = services.m(prop?.['x-dict'] ? 'dict' : 'dict-biz');
-  const values = await services.store.cached(dictModel.table, `values|${tenantId}|${code}`, TTL_MS, async () => {
-    const items = await services.store.find(dictModel, tenantId, { where: { code } });
-    return new Map(items.filter((i) => String(i.parentId) !== '0').map((i) => [String(i.dictKey), String(i.dictValue ?? '')]));
-  });
+  if (!prop || !rows.length) return;
+  const values = await dictionaryValues(services, tenantId, prop);
+  if (!values) return;
   for (const row of rows) {
     row[lookup.field] = keysOf(lookup, row[lookup.from])
       .map((k) => values.get(k))
       .filter((v) => v !== undefined)
       .join(',');
   }
+}
+
+/** The live items (key → value) of a field's dictionary (x-dict, or the tenant's x-dictBiz), kept two seconds. */
+export async function dictionaryValues(services: Services, tenantId: string, prop: FieldSchema): Promise<Map<string, string> | undefined> {
+  const code = prop['x-dict'] ?? prop['x-dictBiz'];
+  if (!code) return undefined;
+  const dictModel = services.m(prop['x-dict'] ? 'dict' : 'dict-biz');
+  return services.store.cached(dictModel.table, `values|${tenantId}|${code}`, TTL_MS, async () => {
+    const items = await services.store.find(dictModel, tenantId, { where: { code } });
+    return new Map(items.filter((i) => String(i.parentId) !== '0').map((i) => [String(i.dictKey), String(i.dictValue ?? '')]));
+  });
 }
 
 /** Fills the display fields of one model's rows. */

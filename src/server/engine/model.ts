@@ -1,6 +1,7 @@
 import Decimal from 'decimal.js';
 import type { FieldSchema, ResourceFile, TableDef, TreeDef } from '../../shared/resource.ts';
 import { toColumn } from '../../shared/resource.ts';
+import { registerHelperRules } from './validate.ts';
 
 export type FieldKind = 'string' | 'text' | 'integer' | 'decimal' | 'boolean' | 'json';
 
@@ -66,6 +67,7 @@ function fieldKind(schema: FieldSchema): FieldKind {
 }
 
 export function buildModel(resource: ResourceFile): Model {
+  registerHelperRules(resource);
   const fields = new Map<string, FieldModel>();
   for (const [name, schema] of Object.entries(resource.entity.properties)) {
     // A base name is only a stored field of its own when it names another column (tenant.tenantId).

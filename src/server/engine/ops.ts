@@ -1,3 +1,4 @@
+import { endpointPermission } from '../../shared/permissions.ts';
 import type { Ctx } from '../http/context.ts';
 import { idList, mustCaller, param } from '../http/context.ts';
 import type { EndpointDef } from '../../shared/resource.ts';
@@ -234,11 +235,13 @@ export async function runOp(ctx: Ctx, model: Model, endpoint: EndpointDef): Prom
     case 'submit': {
       const body = bodyObject(ctx);
       const isUpdate = body.id !== undefined && body.id !== null && body.id !== '';
+      if (!isUpdate) refuseAddOfEditOnly(model);
       await requireDefaultPerm(ctx, model, endpoint, isUpdate ? 'edit' : 'add');
       const row = isUpdate ? await updateEntity(ctx, model, body) : await insertEntity(ctx, model, body);
       return { data: row, message: '操作成功' };
     }
     case 'save':
+      refuseAddOfEditOnly(model);
       return { data: await insertEntity(ctx, model, bodyObject(ctx)), message: '操作成功' };
     case 'update': {
       const body = bodyObject(ctx);
@@ -283,6 +286,12 @@ export async function runOp(ctx: Ctx, model: Model, endpoint: EndpointDef): Prom
   }
 }
 
+/** Rows made when the tenant is set up and only edited (schema `editOnly`) are never added. */
+function refuseAddOfEditOnly(model: Model) {
+  const message = model.resource?.editOnly;
+  if (message) throw badRequest(message);
+}
+
 /** submit decides add or edit from the body, so its permission is checked here. */
 async function requireDefaultPerm(ctx: Ctx, model: Model, endpoint: EndpointDef, kind: 'add' | 'edit') {
   if (endpoint.perm === false) return;
@@ -290,28 +299,8 @@ async function requireDefaultPerm(ctx: Ctx, model: Model, endpoint: EndpointDef,
   if (code) await ctx.services.perms.require(mustCaller(ctx), code);
 }
 
-/** Permission code an endpoint needs before it runs (submit is checked inside). */
+/** Permission code an endpoint needs before it runs (submit is checked inside; bill actions by their transition). */
 export function endpointPerm(model: Model, endpoint: EndpointDef): string | undefined {
-  if (endpoint.perm === false) return undefined;
-  if (endpoint.op === 'document') return endpoint.perm || documentPerm(model, endpoint);
-  if (endpoint.perm) return endpoint.op === 'submit' ? undefined : endpoint.perm;
-  const prefix = model.resource?.permission;
-  if (!prefix) return undefined;
-  switch (endpoint.op) {
-    case 'save':
-      return `${prefix}_add`;
-    case 'update':
-    case 'enable':
-    case 'disable':
-    case 'setFields':
-    case 'tagOn':
-    case 'tagOff':
-      return `${prefix}_edit`;
-    case 'import':
-      return `${prefix}_add`;
-    case 'remove':
-      return `${prefix}_delete`;
-    default:
-      return undefined;
-  }
+  if (endpoint.op === 'document' && endpoint.perm !== false) return endpoint.perm || documentPerm(model, endpoint);
+  return endpointPermission(model.resource, endpoint);
 }

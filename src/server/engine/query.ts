@@ -53,9 +53,25 @@ export function parseFilters(model: Model, params: Record<string, unknown>, styl
     // Numbers and ids compare exactly even without a suffix: LIKE on them is never what a caller means.
     if (op === '_like' && !suffix && (field.kind === 'integer' || field.kind === 'decimal' || name === 'id')) op = '_equal';
     const fts = model.def.search?.includes(name) && !model.platform ? `${model.table}_fts` : undefined;
+    if (COMPARES.has(op)) checkNumber(field, String(value));
     out.push({ field, op, value: String(value), fts });
   }
   return out;
+}
+
+/** Operators that compare a number with a number (the others match text or test for null). */
+const COMPARES = new Set(['_equal', '_notequal', '_ge', '_le', '_gt', '_lt']);
+const NUMBER_TEXT = /^[-+]?(\d+\.?\d*|\.\d+)$/;
+
+/**
+ * A filter on a number column takes a number the column can hold: "abc" or 1e20 on an integer
+ * answered 500 (decimal.js threw; PostgreSQL refused the bigint), now 400 naming the condition.
+ */
+function checkNumber(field: FieldModel, text: string) {
+  if (field.kind !== 'integer' && field.kind !== 'decimal') return;
+  const trimmed = text.trim();
+  const ok = field.kind === 'integer' ? /^-?\d+$/.test(trimmed) && Number.isSafeInteger(Number(trimmed)) : NUMBER_TEXT.test(trimmed) && trimmed.replace(/^[-+]/, '').split('.')[0].length <= 18;
+  if (!ok) throw badRequest(`查询条件 ${field.schema.title ?? field.name} 应为${field.kind === 'integer' ? '整数' : '数字'}`);
 }
 
 /** Trigrams that together cover every character of the text: every third one, and the last. */
@@ -165,10 +181,16 @@ export function parseSort(model: Model, params: Record<string, unknown>): { colu
   return out;
 }
 
+const MAX_PAGE = 1_000_000_000;
+
 export function parsePaging(params: Record<string, unknown>): { current: number; size: number } {
-  const current = Math.max(1, Math.floor(Number(params.current ?? 1)) || 1);
-  let size = Math.floor(Number(params.size ?? 10)) || 10;
-  if (size < 1) size = 10;
+  // A page beyond any table (1e20, Infinity) is the last page anyone could ask for: an empty one,
+  // never an offset the databases refuse.
+  let current = Math.floor(Number(params.current ?? 1));
+  if (!Number.isFinite(current) || current < 1) current = 1;
+  if (current > MAX_PAGE) current = MAX_PAGE;
+  let size = Math.floor(Number(params.size ?? 10));
+  if (!Number.isFinite(size) || size < 1) size = 10;
   // -1 (MyBatis "no paging") and huge sizes are capped: exports have their own streamed calls.
   if (size > 2000) size = 2000;
   return { current, size };

@@ -1,9 +1,10 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import ajvErrorsModule from 'ajv-errors';
-import type { EntitySchema } from '../../shared/resource.ts';
+import type { EntitySchema, FieldSchema, ResourceFile } from '../../shared/resource.ts';
 import { evaluate, isEmptyValue } from '../../shared/expr.ts';
 import { badRequest } from '../errors.ts';
+import { checkRule, type RuleName } from '../../shared/validators.ts';
 import Decimal from 'decimal.js';
 
 // CommonJS default exports seen through ESM
@@ -15,11 +16,35 @@ export interface FieldError {
   message: string;
 }
 
-const ajv = new Ajv({ allErrors: true, strict: false, coerceTypes: true, useDefaults: false });
+// No coercion: a value of the wrong JSON type is refused with the field's message (it used to be
+// stored as text: true → "true", 5 → "5"). The few lossless wire forms are accepted by `wireForm`.
+const ajv = new Ajv({ allErrors: true, strict: false, coerceTypes: false, useDefaults: false });
 (addFormats as unknown as (a: Ajv) => void)(ajv);
 (ajvErrors as unknown as (a: Ajv) => void)(ajv);
 
 const compiled = new WeakMap<EntitySchema, ValidateFunction>();
+
+/** The helper checks of spec 000 §5 (mobile, tax number, bank account, code, url) per field, from the resource's form. */
+const helperRules = new WeakMap<EntitySchema, Map<string, RuleName[]>>();
+
+/**
+ * Makes the server run the helper checks the form names (`rules` of a form field), which the
+ * browser runs on blur: the same functions (src/shared/validators.ts), the same messages. Called
+ * once per resource when its model is built.
+ */
+export function registerHelperRules(resource: ResourceFile): void {
+  const rules = new Map<string, RuleName[]>();
+  const walk = (node: unknown): void => {
+    if (Array.isArray(node)) node.forEach(walk);
+    else if (node && typeof node === 'object') {
+      const { field, rules: named } = node as { field?: unknown; rules?: unknown };
+      if (typeof field === 'string' && Array.isArray(named)) rules.set(field, [...(rules.get(field) ?? []), ...(named as RuleName[])]);
+      Object.values(node).forEach(walk);
+    }
+  };
+  walk(resource.form);
+  if (rules.size) helperRules.set(resource.entity, rules);
+}
 
 function validatorFor(schema: EntitySchema): ValidateFunction {
   let fn = compiled.get(schema);
@@ -61,6 +86,42 @@ function typeName(type: string): string {
   return ({ integer: '整数', number: '数字', string: '文本', boolean: '是/否', array: '列表', object: '对象' } as Record<string, string>)[type] ?? type;
 }
 
+const INTEGER_TEXT = /^-?\d+$/;
+
+/**
+ * The wire forms a field accepts besides its own JSON type, each lossless and each what a BladeX
+ * client sends: a decimal (money, quantity: text in the schema) as a JSON number; an id reference
+ * as a JSON integer (BladeX ids are Longs); a dictionary key as text or as a JSON integer, whatever
+ * the field's type (an integer field takes its digits in text, a text field the number); a
+ * multi-value field (x-multi) as a list of ids or keys, stored comma-joined.
+ * Anything else keeps its type and fails the schema's type check.
+ */
+export function wireForm(prop: FieldSchema | undefined, value: unknown): unknown {
+  if (!prop) return value;
+  if (Array.isArray(value)) {
+    if (prop['x-multi'] && value.every((v) => typeof v === 'string' || (typeof v === 'number' && Number.isSafeInteger(v)))) return value.join(',');
+    return value;
+  }
+  const type = Array.isArray(prop.type) ? prop.type.find((t) => t !== 'null') : prop.type;
+  if (type === 'string' && typeof value === 'number') {
+    if (prop['x-decimal'] !== undefined) return Number.isFinite(value) ? String(value) : 'Infinity';
+    if ((prop['x-ref'] || prop['x-dict'] || prop['x-dictBiz']) && Number.isSafeInteger(value)) return String(value);
+  }
+  if (type === 'integer' && typeof value === 'string' && INTEGER_TEXT.test(value)) return Number(value);
+  return value;
+}
+
+/**
+ * Multi-value fields (x-multi) may arrive as lists; BladeX stores them comma-joined. A list in any
+ * other text field stays a list, and the schema's type check refuses it.
+ */
+export function joinMultiValues(schema: EntitySchema | undefined, data: Record<string, unknown>): void {
+  if (!schema) return;
+  for (const [name, value] of Object.entries(data)) {
+    if (Array.isArray(value) && schema.properties[name]?.['x-multi']) data[name] = wireForm(schema.properties[name], value);
+  }
+}
+
 function fieldOf(error: ErrorObject): string {
   if (error.keyword === 'required') return (error.params as { missingProperty: string }).missingProperty;
   return error.instancePath.split('/')[1] ?? '';
@@ -76,7 +137,7 @@ export function validateEntity(schema: EntitySchema, data: Record<string, unknow
   for (const [key, value] of Object.entries(data)) {
     if (value === '' || value === null || value === undefined) continue;
     if (!(key in schema.properties)) continue;
-    copy[key] = value;
+    copy[key] = wireForm(schema.properties[key], value);
   }
   const errors: FieldError[] = [];
   const seen = new Set<string>();
@@ -117,6 +178,16 @@ export function validateEntity(schema: EntitySchema, data: Record<string, unknow
     }
     const digits = 18 - (typeof kind === 'number' ? kind : 6);
     if (!amount.isFinite() || amount.abs().trunc().toFixed().length > digits) push(field, `${title}超出允许范围（整数部分最多${digits}位）`);
+  }
+  for (const [field, names] of helperRules.get(schema) ?? []) {
+    if (seen.has(field) || isEmptyValue(copy[field])) continue;
+    for (const name of names) {
+      const message = checkRule(name, copy[field], data);
+      if (message) {
+        push(field, message);
+        break;
+      }
+    }
   }
   for (const [field, prop] of Object.entries(schema.properties)) {
     const rule = prop['x-requiredIf'];

@@ -62,6 +62,9 @@ export async function createHttpApp(services: Services, opts: { logger?: boolean
   });
 
   app.setErrorHandler((error, req, reply) => {
+    // A download that fails after naming its file answers the envelope as JSON, not as a spreadsheet.
+    reply.removeHeader('content-disposition');
+    reply.type('application/json; charset=utf-8');
     if (error instanceof ApiError) {
       reply.code(error.httpStatus).send({ code: error.code, success: false, data: error.data, msg: error.message });
       return;

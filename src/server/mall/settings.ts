@@ -110,11 +110,6 @@ async function rowToStore(services: Services, model: Model, tenantId: string, bo
 }
 
 export function registerMallSettingsHandlers(services: Services) {
-  services.register('mallSettings.submit', async (ctx, model) => {
-    if (blank(bodyOf(ctx).id)) throw badRequest('商城基础设置不可新增，请编辑已有设置');
-    return (await runOp(ctx, model, SUBMIT)).data;
-  });
-
   services.register('mallDecoration.submit', async (ctx, model) => {
     const caller = mustCaller(ctx);
     const body = { ...bodyOf(ctx) };

@@ -2,7 +2,6 @@
 import type { Services } from '../services.ts';
 import { registerCampaignHandlers } from './campaigns.ts';
 import { registerCouponHandlers } from './coupons.ts';
-import { registerMemberSettingsHandlers } from './members.ts';
 import { registerPointsHandlers } from './points.ts';
 import { registerSmsCampaignHandlers } from './sms.ts';
 import { registerPopupAdHandlers } from './ads.ts';
@@ -11,7 +10,6 @@ import { registerRecommendedWithdrawHandlers } from './promotion.ts';
 export function registerMarketingHandlers(services: Services) {
   registerCampaignHandlers(services);
   registerCouponHandlers(services);
-  registerMemberSettingsHandlers(services);
   registerPointsHandlers(services);
   registerSmsCampaignHandlers(services);
   registerPopupAdHandlers(services);

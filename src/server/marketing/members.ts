@@ -21,10 +21,3 @@ export function pointsEnabled(settings: Row): boolean {
   return blank(settings.enabled) || Number(settings.enabled) === YES;
 }
 
-export function registerMemberSettingsHandlers(services: Services) {
-  services.register('memberSettings.submit', async (ctx, model) => {
-    const body = (ctx.body && typeof ctx.body === 'object' ? ctx.body : {}) as Row;
-    if (blank(body.id)) throw badRequest('会员设置不可新增，请编辑已有设置');
-    return (await runOp(ctx, model, { path: 'submit', method: 'POST', op: 'submit' })).data;
-  });
-}

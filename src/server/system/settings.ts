@@ -1,6 +1,6 @@
 /**
- * Settings kept as rows made when the tenant is set up, edited, never added: 公司信息 (one row) and
- * 支付配置 (one row per channel). Editing a channel keeps the stored API key when none is typed
+ * 支付配置 (one row per channel, made when the tenant is set up and only edited: schema editOnly,
+ * as 公司信息, which needs no handler). Editing a channel keeps the stored API key when none is typed
  * (the key is never read back), and an enabled channel must have what a payment needs: app id,
  * merchant id and a key.
  */
@@ -14,16 +14,11 @@ const ENABLED = 2;
 const blank = (v: unknown) => v === undefined || v === null || String(v).trim() === '';
 
 export function registerSettingsHandlers(services: Services) {
-  services.register('companyInfo.submit', async (ctx, model) => {
-    const body = (ctx.body && typeof ctx.body === 'object' ? ctx.body : {}) as Row;
-    if (blank(body.id)) throw badRequest('公司信息不可新增，请编辑已有信息');
-    return (await runOp(ctx, model, { path: 'submit', method: 'POST', op: 'submit' })).data;
-  });
-
   services.register('paymentConfig.submit', async (ctx, model) => {
     const caller = mustCaller(ctx);
     const body = { ...((ctx.body && typeof ctx.body === 'object' ? ctx.body : {}) as Row) };
-    if (blank(body.id)) throw badRequest('支付渠道不可新增，请编辑已有渠道');
+    // An add goes to the generic submit, which refuses it (editOnly).
+    if (blank(body.id)) return (await runOp(ctx, model, { path: 'submit', method: 'POST', op: 'submit' })).data;
     const stored = await services.store.mustGet(model, caller.tenantId, String(body.id));
     const newKey = !blank(body.apiKey);
     if (!newKey) delete body.apiKey;

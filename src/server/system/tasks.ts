@@ -115,7 +115,7 @@ export function startScheduler(services: Services): () => void {
 export function registerTaskHandlers(services: Services) {
   services.register('systemTask.submit', async (ctx, model) => {
     const body = (ctx.body && typeof ctx.body === 'object' ? ctx.body : {}) as Row;
-    if (!body.id) throw badRequest('系统任务不可新增，请编辑已有任务');
+    // An add is refused by the generic submit (schema editOnly).
     const saved = (await runOp(ctx, model, { path: 'submit', method: 'POST', op: 'submit' })).data as Row;
     // A new interval applies from now.
     await services.store.update(model, SYSTEM, String(body.id), { nextRunTime: later(Number(saved.intervalMinutes) || 60) }, { includeReadonly: true });

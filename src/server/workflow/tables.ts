@@ -7,6 +7,7 @@
 import type { Services } from '../services.ts';
 import type { Model } from '../engine/model.ts';
 import type { Row } from '../engine/store.ts';
+import { parsePaging } from '../engine/query.ts';
 
 export const ACTIVE = 1;
 export const SUSPENDED = 2;
@@ -105,9 +106,8 @@ export function taskWire(row: Row, instance?: Row): Row {
 
 /** current/size of a list call, as the generic pages read them. */
 export function paging(params: Record<string, unknown>): { current: number; size: number } {
-  const current = Math.max(1, Number.parseInt(String(params.current ?? '1'), 10) || 1);
-  const size = Math.min(200, Math.max(1, Number.parseInt(String(params.size ?? '10'), 10) || 10));
-  return { current, size };
+  const { current, size } = parsePaging(params);
+  return { current, size: Math.min(200, size) };
 }
 
 export function pageOf(records: Row[], total: number, current: number, size: number) {

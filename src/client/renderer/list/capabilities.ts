@@ -41,7 +41,7 @@ export function useListCapabilities(resource: ResourceFile): ListCapabilities {
       };
     }
     return {
-      canAdd: writable && list.add !== false && Boolean(dutyEndpoint(resource, 'submit')) && can(code('add')),
+      canAdd: writable && list.add !== false && !resource.editOnly && Boolean(dutyEndpoint(resource, 'submit')) && can(code('add')),
       canEdit: writable && list.edit !== false && Boolean(dutyEndpoint(resource, 'submit')) && can(code('edit')),
       canView: list.view !== false && Boolean(dutyEndpoint(resource, 'detail')) && can(code('view')),
       canDelete: writable && list.remove !== false && Boolean(dutyEndpoint(resource, 'remove')) && can(code('delete')),

@@ -11,6 +11,7 @@ import { documentFor, NEW_BILL, variantOf } from '../../../shared/document.ts';
 import { badRequest, conflict, notFound, type ApiError } from '../../errors.ts';
 import { formatDateTime } from '../../../shared/dates.ts';
 import { validateEntity } from '../validate.ts';
+import { checkReferences } from '../references.ts';
 import { applyDefaults, requireVersion, stripReadonly } from '../records.ts';
 import { lineFields, saveLines, validateLines } from '../lines.ts';
 import { generateBillNo, MALL_NUMBER_INFIX } from '../../system/config.ts';
@@ -135,6 +136,7 @@ export async function saveBill(services: Services, actor: Actor, dm: DocumentMod
       head[doc.numberField] = await generateBillNo(services, actor.tenantId, String(head.billType), doc.mallNumber ? MALL_NUMBER_INFIX : '');
       if (model.resource) validateEntity(model.resource.entity, head);
       if (doc.items?.match) await checkItems(services, actor, dm, head, lines);
+      await checkReferences(services, actor, model, [head]);
       billId = String((await store.insert(model, actor, head, { includeReadonly: true })).id);
       before = NEW_BILL;
     } else {
@@ -145,6 +147,7 @@ export async function saveBill(services: Services, actor: Actor, dm: DocumentMod
       if (doc.variants) Object.assign(head, sameKind(dm, existing, head));
       if (model.resource) validateEntity(model.resource.entity, { ...existing, ...head });
       if (doc.items?.match) await checkItems(services, actor, dm, { ...existing, ...head }, lines);
+      await checkReferences(services, actor, model, [head], () => existing);
       const changed = await store.guardedUpdate(model, actor, id, head, { version, where: { [doc.statusField]: from.filter((s) => s !== NEW_BILL) } });
       if (!changed) throw await refusal(services, actor, dm, { ...t, from }, id, version);
       billId = id;
