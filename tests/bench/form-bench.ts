@@ -1,6 +1,6 @@
 /**
  * Form benchmark (figures only, never asserted): builds the client in production mode with the
- * bench page of src/client/renderer/form/bench/ as its entry, serves it on loopback and opens a
+ * bench page of tests/bench/client/ as its entry, serves it on loopback and opens a
  * 200-field form in headless Debian chromium. Prints time to first render and keystroke
  * input-to-next-paint p50/p95, for our form and for the stock @rjsf/antd theme.
  *
@@ -15,7 +15,8 @@ import { build } from 'vite';
 import { chromium, type Page } from 'playwright-core';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const BENCH_HTML = path.join(ROOT, 'src/client/renderer/form/bench/bench.html');
+const BENCH_DIR = path.join(ROOT, 'tests/bench/client');
+const BENCH_HTML = path.join(BENCH_DIR, 'bench.html');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const KEYSTROKES = 60;
 const RUNS = 5;
@@ -67,6 +68,8 @@ function serve(dir: string): Promise<{ url: string; close(): void }> {
 async function buildBench(outDir: string): Promise<void> {
   await build({
     configFile: path.join(ROOT, 'vite.config.ts'),
+    // The bench pages live outside the app (tests/bench/client): their folder is the root.
+    root: BENCH_DIR,
     mode: 'production',
     logLevel: 'warn',
     build: { outDir, emptyOutDir: true, rollupOptions: { input: { bench: BENCH_HTML } } },
@@ -86,7 +89,7 @@ async function typeInto(page: Page, selector: string, keys: number): Promise<voi
 }
 
 async function measure(page: Page, url: string, variant: string): Promise<{ firstRender: number; state: BenchState }> {
-  await page.goto(`${url}/renderer/form/bench/bench.html?variant=${variant}`);
+  await page.goto(`${url}/bench.html?variant=${variant}`);
   await page.waitForFunction(() => (window as unknown as { __bench: BenchState }).__bench.warm, null, { timeout: 60_000 });
   await page.waitForTimeout(300);
   await page.evaluate(() => (window as unknown as { __openBench(): void }).__openBench());

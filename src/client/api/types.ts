@@ -62,42 +62,8 @@ export interface UserInfo {
   [key: string]: unknown;
 }
 
-/** A node of `GET /blade-system/menu/routes`. */
-export interface MenuNode {
-  id: string;
-  parentId?: string;
-  code: string;
-  name: string;
-  nameEn?: string;
-  path: string;
-  source?: string;
-  sort?: number;
-  category?: number;
-  alias?: string;
-  /** 2: open an external path in a new window. */
-  isOpen?: number;
-  /** 2: hidden from the sidebar. */
-  isHidden?: number;
-  /** 2: show a History tag opening `historyPath`. */
-  isDisplayHistory?: number;
-  historyPath?: string;
-  billType?: string;
-  resource?: string;
-  /** 2: render as a group heading. */
-  level?: number;
-  meta?: { roles?: string[]; [key: string]: unknown };
-  children?: MenuNode[];
-}
+export type { MenuNode, TopMenu } from '../../shared/wire.ts';
 
-export interface TopMenu {
-  id: string;
-  code?: string;
-  name: string;
-  nameEn?: string;
-  source?: string;
-  path?: string;
-  sort?: number;
-}
 
 /** A favourite ("fast menu") entry. */
 export interface FastMenu {

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../services.ts';
 import { OAuthError, ok, status, badRequest } from '../http/envelope.ts';
 import { authenticateClient, type ClientRecord } from './clients.ts';
-import { authenticate, issueTokens, refreshSession, revokeSession } from './tokens.ts';
+import { authenticate, issueTokens, refreshSession, revokeSessions } from './tokens.ts';
 import { verifyPassword } from './passwords.ts';
 import { drawCaptcha } from './captcha.ts';
 import { sendSms } from '../system/sms.ts';
@@ -307,7 +307,7 @@ export function registerOAuthRoutes(app: FastifyInstance, services: Services) {
   route('GET', '/blade-auth/oauth/logout', async (req) => {
     try {
       const caller = await authenticate(services, req);
-      await revokeSession(services, caller.tenantId, caller.sessionId);
+      await revokeSessions(services, caller.tenantId, { sessionId: caller.sessionId });
     } catch {
       // logging out with a dead token is still a logout
     }

@@ -143,39 +143,28 @@ export async function refreshSession(services: Services, token: string, client: 
   if (session.clientId !== client.clientId) throw new OAuthError('invalid_grant', '刷新令牌与客户端不匹配');
   if (session.refreshJti !== claims.jti) {
     // A rotated-away refresh token came back: someone holds a copy. End the whole session.
-    await revokeSession(services, tenantId, String(claims.sid));
+    await revokeSessions(services, tenantId, { sessionId: String(claims.sid) });
     throw new OAuthError('invalid_grant', '刷新令牌已被使用，请重新登录');
   }
   const user = await services.store.get(services.m('user'), tenantId, String(claims.uid));
   if (!user || Number(user.status) === 2) throw new OAuthError('invalid_grant', '用户不存在或已被禁用');
   const state = await authState(services, tenantId, String(claims.uid));
   if (state?.stamp !== claims.pst) {
-    await revokeSession(services, tenantId, String(claims.sid));
+    await revokeSessions(services, tenantId, { sessionId: String(claims.sid) });
     throw new OAuthError('invalid_grant', '密码已修改,请重新登录');
   }
   return issueTokens(services, tenantId, user, client, String(claims.sid));
 }
 
-export async function revokeSession(services: Services, tenantId: string, sessionId: string) {
+/**
+ * Ends sessions: one (sign-out, a refresh under an old password) or every session of some users
+ * (disabled or removed); their refresh tokens die with them.
+ */
+export async function revokeSessions(services: Services, tenantId: string, which: { sessionId: string } | { userIds: string[] }) {
+  if ('userIds' in which && !which.userIds.length) return;
   services.store.invalidate('blade_session');
-  await services.store.db
-    .updateTable('blade_session')
-    .set({ revoked: 1, update_time: formatDateTime() })
-    .where('tenant_id', '=', tenantId)
-    .where('id', '=', sessionId)
-    .execute();
-}
-
-/** Ends every session of these users (disabled or removed): their refresh tokens die with them. */
-export async function revokeUserSessions(services: Services, tenantId: string, userIds: string[]) {
-  if (!userIds.length) return;
-  services.store.invalidate('blade_session');
-  await services.store.db
-    .updateTable('blade_session')
-    .set({ revoked: 1, update_time: formatDateTime() })
-    .where('tenant_id', '=', tenantId)
-    .where('user_id', 'in', userIds)
-    .execute();
+  const query = services.store.db.updateTable('blade_session').set({ revoked: 1, update_time: formatDateTime() }).where('tenant_id', '=', tenantId);
+  await ('sessionId' in which ? query.where('id', '=', which.sessionId) : query.where('user_id', 'in', which.userIds)).execute();
 }
 
 export function bearerToken(req: FastifyRequest): string | undefined {

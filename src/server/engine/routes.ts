@@ -4,7 +4,7 @@ import type { EndpointDef } from '../../shared/resource.ts';
 import type { Model } from './model.ts';
 import { endpointPerm, runOp } from './ops.ts';
 import { BUYER_ROLE } from '../mall/buyers.ts';
-import { authenticate, revokeUserSessions } from '../auth/tokens.ts';
+import { authenticate, revokeSessions } from '../auth/tokens.ts';
 import { idList, param, type Caller, type Ctx } from '../http/context.ts';
 import { ApiError, forbidden, ok, status } from '../http/envelope.ts';
 import { serviceRoutes } from '../http/paths.ts';
@@ -126,7 +126,7 @@ export function registerResourceRoutes(app: FastifyInstance, services: Services)
         if (data instanceof RawReply) return data.body;
         if (caller && endpoint.method === 'POST' && PERMISSION_SOURCES.has(model.name)) services.perms.invalidate(caller.tenantId);
         // A user disabled or removed loses every session at once, refresh tokens included.
-        if (caller && model.name === 'user' && (endpoint.op === 'disable' || endpoint.op === 'remove')) await revokeUserSessions(services, caller.tenantId, idList(param(ctx, 'ids', 'id')));
+        if (caller && model.name === 'user' && (endpoint.op === 'disable' || endpoint.op === 'remove')) await revokeSessions(services, caller.tenantId, { userIds: idList(param(ctx, 'ids', 'id')) });
         if (data === null && endpoint.op !== 'detail') return status(true, message);
         return ok(data, message);
       }, { endpoint: `${endpoint.method} ${path}`, doc: routeDoc(model, endpoint) });

@@ -3,16 +3,9 @@ import type { Model } from './model.ts';
 import type { Row } from './store.ts';
 import type { Db } from '../db/connect.ts';
 
-export interface TreeNode {
-  id: string;
-  parentId: string;
-  title: string;
-  key: string;
-  value: string;
-  hasChildren?: boolean;
-  children?: TreeNode[];
-  [extra: string]: unknown;
-}
+import type { TreeNode } from '../../shared/wire.ts';
+
+export type { TreeNode };
 
 export function treeKey(model: Model, row: Row): string {
   return String(row[model.tree!.keyField] ?? '');

@@ -1,4 +1,4 @@
-import { useSettings } from '../../store/settings.ts';
+import { translator } from '../../i18n/translator.ts';
 
 /** Strings of printing (the print sheet, the print buttons). */
 export const printZh = {
@@ -20,7 +20,4 @@ export const printEn: Record<PrintKey, string> = {
 };
 
 /** A print string in the language of the moment (printing runs outside React's render). */
-export function printText(key: PrintKey, params?: Record<string, string>): string {
-  const map: Record<PrintKey, string> = useSettings.getState().language === 'en' ? printEn : printZh;
-  return map[key].replace(/\{(\w+)\}/g, (whole, name: string) => params?.[name] ?? whole);
-}
+export const printText = translator<PrintKey>(printZh as Record<PrintKey, string>, printEn).text;

@@ -1,5 +1,4 @@
-import { useCallback } from 'react';
-import { useSettings } from '../../store/settings.ts';
+import { translator } from '../../i18n/translator.ts';
 
 /** Strings of the workflow screens (请假 form, handling, detail, diagram, modeler). */
 export const flowZh = {
@@ -104,12 +103,4 @@ export const flowEn: Record<FlowKey, string> = {
   'flow.xmlInvalid': 'The diagram XML could not be read: {reason}',
 };
 
-const maps = { zh: flowZh as Record<FlowKey, string>, en: flowEn };
-
-export function useFlowT(): (key: FlowKey, params?: Record<string, string>) => string {
-  const language = useSettings((s) => s.language);
-  return useCallback(
-    (key, params) => maps[language][key].replace(/\{(\w+)\}/g, (whole, name: string) => params?.[name] ?? whole),
-    [language],
-  );
-}
+export const useFlowT = translator<FlowKey>(flowZh as Record<FlowKey, string>, flowEn).useText;

@@ -1,5 +1,4 @@
-import { useCallback } from 'react';
-import { useSettings } from '../../store/settings.ts';
+import { translator } from '../../i18n/translator.ts';
 
 /** Strings of the generic renderer (list, page, common), kept apart from the shell's maps. */
 export const rendererZh = {
@@ -123,25 +122,11 @@ export const rendererEn: Record<RendererKey, string> = {
 export type RendererParams = Record<string, string | number>;
 export type RendererTranslate = (key: RendererKey, params?: RendererParams) => string;
 
-function format(template: string, params?: RendererParams): string {
-  if (!params) return template;
-  return template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
-}
-
-const maps = { zh: rendererZh as Record<RendererKey, string>, en: rendererEn };
+const renderer = translator<RendererKey>(rendererZh, rendererEn);
 
 /** Outside React (grid callbacks, messages). */
-export function rt(key: RendererKey, params?: RendererParams): string {
-  return format(maps[useSettings.getState().language][key], params);
-}
-
-export function useRT(): RendererTranslate {
-  const language = useSettings((s) => s.language);
-  return useCallback((key, params) => format(maps[language][key], params), [language]);
-}
+export const rt = renderer.text;
+export const useRT: () => RendererTranslate = renderer.useText;
 
 /** Picks the English label when English is active and one exists. */
-export function useLabel(): (zh: string, en?: string) => string {
-  const language = useSettings((s) => s.language);
-  return useCallback((zh, en) => (language === 'en' && en ? en : zh), [language]);
-}
+export { useLocalizedLabel as useLabel } from '../../i18n/translator.ts';

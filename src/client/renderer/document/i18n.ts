@@ -1,5 +1,4 @@
-import { useCallback } from 'react';
-import { useSettings } from '../../store/settings.ts';
+import { translator } from '../../i18n/translator.ts';
 
 /** Strings of the bill page and its line grid (zh from the spec where it gives them). */
 const zh = {
@@ -134,15 +133,7 @@ const en: Record<DocKey, string> = {
 
 export type DocTranslate = (key: DocKey, params?: Record<string, string | number>) => string;
 
-function format(template: string, params?: Record<string, string | number>): string {
-  return params ? template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole)) : template;
-}
+const doc = translator<DocKey>(zh, en);
 
-export function docText(key: DocKey, params?: Record<string, string | number>): string {
-  return format((useSettings.getState().language === 'en' ? en : zh)[key], params);
-}
-
-export function useDT(): DocTranslate {
-  const language = useSettings((s) => s.language);
-  return useCallback((key, params) => format((language === 'en' ? en : zh)[key], params), [language]);
-}
+export const docText = doc.text;
+export const useDT: () => DocTranslate = doc.useText;

@@ -1,5 +1,5 @@
-import { useCallback } from 'react';
 import { useSettings } from '../../store/settings.ts';
+import { translator } from '../../i18n/translator.ts';
 
 /**
  * Strings of the form dialog, widgets and pickers (zh is the spec's text; en follows it).
@@ -158,22 +158,11 @@ export const formEn: Record<FormKey, string> = {
 export type FormParams = Record<string, string | number>;
 export type FormTranslate = (key: FormKey, params?: FormParams) => string;
 
-function format(template: string, params?: FormParams): string {
-  if (!params) return template;
-  return template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
-}
-
-const maps = { zh: formZh as Record<FormKey, string>, en: formEn };
+const form = translator<FormKey>(formZh as Record<FormKey, string>, formEn);
 
 /** Outside React (validation, upload checks, messages). */
-export function ft(key: FormKey, params?: FormParams): string {
-  return format(maps[useSettings.getState().language][key], params);
-}
-
-export function useFT(): FormTranslate {
-  const language = useSettings((s) => s.language);
-  return useCallback((key, params) => format(maps[language][key], params), [language]);
-}
+export const ft = form.text;
+export const useFT: () => FormTranslate = form.useText;
 
 export function currentLanguage(): 'zh' | 'en' {
   return useSettings.getState().language;

@@ -117,7 +117,7 @@ export function TreePickerDialog({ open, picker, multiple, value, onCancel, onOk
     if (picker.lastLevelOnly && chosen.some(hasChildren)) return refuse(t('picker.lastLevel'));
     if (picker.max && chosen.length > picker.max) return refuse(t('picker.max', { max: picker.max, title: subject }));
     // Values picked earlier but not loaded (lazy trees) are kept as they were.
-    const kept = keys.filter((key) => !byKey.has(key)).map((key) => ({ id: key, key, value: key, title: key }));
+    const kept = keys.filter((key) => !byKey.has(key)).map((key) => ({ id: key, parentId: '', key, value: key, title: key }));
     onOk([...chosen, ...kept]);
     return true;
   };

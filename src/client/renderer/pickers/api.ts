@@ -6,16 +6,8 @@ import type { ResourceFile } from '../../../shared/resource.ts';
 
 export type Row = Record<string, unknown>;
 
-export interface TreeNode {
-  id: string;
-  parentId?: string;
-  title: string;
-  key: string;
-  value: string;
-  hasChildren?: boolean;
-  children?: TreeNode[];
-  [extra: string]: unknown;
-}
+export type { TreeNode } from '../../../shared/wire.ts';
+import type { TreeNode } from '../../../shared/wire.ts';
 
 export interface PageResult {
   records: Row[];

@@ -1,4 +1,4 @@
-import { useSettings } from '../../../store/settings.ts';
+import { inLanguage } from '../../../i18n/translator.ts';
 
 const zh = {
   billNo: '订单号',
@@ -45,5 +45,5 @@ const en: ReceiptText = {
 };
 
 export function receiptText(): ReceiptText {
-  return useSettings.getState().language === 'en' ? en : zh;
+  return inLanguage(zh, en);
 }

@@ -9,8 +9,8 @@ import { lazy, Suspense, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App as AntdApp, ConfigProvider } from 'antd';
 import zhCN from 'antd/es/locale/zh_CN';
-import { FormDialog } from '../FormDialog.tsx';
-import { antdThemeOf } from '../../../app/theme/antdTheme.ts';
+import { FormDialog } from '../../../src/client/renderer/form/FormDialog.tsx';
+import { antdThemeOf } from '../../../src/client/app/theme/antdTheme.ts';
 import { BENCH_FIELD_COUNT, benchResource, warmUpResource } from './benchResource.ts';
 
 interface BenchState {

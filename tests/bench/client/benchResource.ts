@@ -3,8 +3,8 @@
  * exact decimals, enum selects and radios, dates, switches and passwords. Nothing in it needs
  * the server (enums instead of dictionaries, no pickers), so the page measures rendering only.
  */
-import type { FieldSchema, ResourceFile } from '../../../../shared/resource.ts';
-import type { FormFieldDef, Widget } from '../types.ts';
+import type { FieldSchema, ResourceFile } from '../../../src/shared/resource.ts';
+import type { FormFieldDef, Widget } from '../../../src/client/renderer/form/types.ts';
 
 export const BENCH_FIELD_COUNT = 200;
 

@@ -10,17 +10,17 @@ import { App as AntdApp, Button, Card, ConfigProvider, Space, Typography } from 
 import zhCN from 'antd/es/locale/zh_CN';
 import dayjs from 'dayjs';
 import 'dayjs/locale/zh-cn';
-import { loginByPassword } from '../../../api/auth.ts';
-import { bindMessageApi } from '../../../api/notify.ts';
-import { completeSignIn } from '../../../app/session/signIn.ts';
-import { antdThemeOf } from '../../../app/theme/antdTheme.ts';
-import type { ThemeName } from '../../../app/theme/palette.ts';
-import { getAccessToken } from '../../../store/cookies.ts';
-import type { ResourceFile } from '../../../../shared/resource.ts';
-import { loadResource } from '../../common/useResource.ts';
-import { AreaCascader, PickerInput, TablePickerDialog, TreePickerDialog, resolvePicker } from '../../pickers/index.ts';
-import { FormDialog } from '../FormDialog.tsx';
-import type { FormMode } from '../types.ts';
+import { loginByPassword } from '../../../src/client/api/auth.ts';
+import { bindMessageApi } from '../../../src/client/api/notify.ts';
+import { completeSignIn } from '../../../src/client/app/session/signIn.ts';
+import { antdThemeOf } from '../../../src/client/app/theme/antdTheme.ts';
+import type { ThemeName } from '../../../src/client/app/theme/palette.ts';
+import { getAccessToken } from '../../../src/client/store/cookies.ts';
+import type { ResourceFile } from '../../../src/shared/resource.ts';
+import { loadResource } from '../../../src/client/renderer/common/useResource.ts';
+import { AreaCascader, PickerInput, TablePickerDialog, TreePickerDialog, resolvePicker } from '../../../src/client/renderer/pickers/index.ts';
+import { FormDialog } from '../../../src/client/renderer/form/FormDialog.tsx';
+import type { FormMode } from '../../../src/client/renderer/form/types.ts';
 
 dayjs.locale('zh-cn');
 const query = new URLSearchParams(location.search);
