@@ -24,6 +24,7 @@ import {
   type Field,
   type Resource,
 } from '../support/resources.ts';
+import { checkRule, type RuleName } from '../../src/shared/validators.ts';
 
 /** Views, source-bound bills and one-step bills are checked by their own tests (writtenElsewhere). */
 const withSubmit = loadResources().filter((r) => endpoint(r, 'submit') && !writtenElsewhere(r));
@@ -35,6 +36,21 @@ function cases(pick: (f: Field) => boolean): [string, string, Resource][] {
 const integerCases = cases((f) => typeOf(f) === 'integer' || typeOf(f) === 'number');
 const lengthCases = cases((f) => typeOf(f) === 'string' && f.maxLength !== undefined && !f.pattern && !f.format && !f.oneOf && !f.enum);
 const formatCases = cases((f) => typeOf(f) === 'string' && (f.format === 'email' || Boolean(f.pattern)));
+
+/** The helper checks (spec 000 §5) the resource's form names for a field. */
+function helperRules(r: Resource, field: string): RuleName[] {
+  const rules: RuleName[] = [];
+  const walk = (node: unknown): void => {
+    if (Array.isArray(node)) node.forEach(walk);
+    else if (node && typeof node === 'object') {
+      const def = node as { field?: unknown; rules?: RuleName[] };
+      if (def.field === field && Array.isArray(def.rules)) rules.push(...def.rules);
+      Object.values(node).forEach(walk);
+    }
+  };
+  walk((r as { form?: unknown }).form);
+  return rules;
+}
 
 function expectRefused(reply: Reply, field: string, message: string) {
   expect(reply.status, JSON.stringify(reply.body)).toBe(400);
@@ -138,12 +154,21 @@ describe.each(databases())('submit validation ($name)', ({ databaseUrl }) => {
 
   test.each(formatCases)('%s.%s: a bad e-mail, mobile or other patterned value is refused', async (_n, field, r) => {
     const f = r.entity.properties[field];
+    const body = await bodies.validBody(r);
+    // A helper check the form names (mobile, url …) speaks first, on blur and on the server alike.
+    const expected = (bad: string, keyword: 'format' | 'pattern') => {
+      for (const rule of helperRules(r, field)) {
+        const message = checkRule(rule, bad, { ...body, [field]: bad });
+        if (message) return message;
+      }
+      return messageFor(r, field, keyword);
+    };
     if (f.format === 'email') {
-      await refusedWithoutWrite(r, { ...(await bodies.validBody(r)), [field]: 'not-an-email' }, field, messageFor(r, field, 'format'));
+      await refusedWithoutWrite(r, { ...body, [field]: 'not-an-email' }, field, expected('not-an-email', 'format'));
       return;
     }
     const bad = f.pattern === '^1\\d{10}$' ? '1234567' : badValueFor(f.pattern!, f.maxLength);
-    await refusedWithoutWrite(r, { ...(await bodies.validBody(r)), [field]: bad }, field, messageFor(r, field, 'pattern'));
+    await refusedWithoutWrite(r, { ...body, [field]: bad }, field, expected(bad, 'pattern'));
   });
 
   test('the user form: bad e-mail and bad mobile name their fields (the acceptance example)', async () => {

@@ -88,6 +88,14 @@ function typeName(type: string): string {
 
 const INTEGER_TEXT = /^-?\d+$/;
 
+/** Which of a field's failures is named: lower first (the browser's order, form/validation.ts). */
+const RANK = { helper: 0, required: 1, type: 2, maxLength: 3, minLength: 4, pattern: 5, format: 6, enum: 7, maximum: 8, other: 9 } as const;
+const KEYWORD_RANK: Record<string, number> = { ...RANK, minimum: RANK.maximum, exclusiveMinimum: RANK.maximum, exclusiveMaximum: RANK.maximum, minItems: RANK.minLength, maxItems: RANK.maxLength };
+
+function rankOf(keyword: string): number {
+  return KEYWORD_RANK[keyword] ?? RANK.other;
+}
+
 /**
  * The wire forms a field accepts besides its own JSON type, each lossless and each what a BladeX
  * client sends: a decimal (money, quantity: text in the schema) as a JSON number; an id reference
@@ -139,21 +147,22 @@ export function validateEntity(schema: EntitySchema, data: Record<string, unknow
     if (!(key in schema.properties)) continue;
     copy[key] = wireForm(schema.properties[key], value);
   }
-  const errors: FieldError[] = [];
-  const seen = new Set<string>();
-  const push = (field: string, message: string) => {
-    if (seen.has(field)) return;
-    seen.add(field);
-    errors.push({ field, message });
+  // One message per field: of several failures, the one the browser names first (its checkField:
+  // the spec's helper checks, then type, length, pattern, format, choices, bounds), so a field
+  // reads the same on blur and after 保存.
+  const chosen = new Map<string, { rank: number; message: string }>();
+  const offer = (field: string, rank: number, message: string) => {
+    const held = chosen.get(field);
+    if (!held || rank < held.rank) chosen.set(field, { rank, message });
   };
   const validate = validatorFor(schema);
   if (!validate(copy)) {
     for (const error of validate.errors ?? []) {
       if (error.keyword === 'errorMessage') {
-        for (const inner of (error.params as { errors: ErrorObject[] }).errors) push(fieldOf(inner), error.message ?? '');
+        for (const inner of (error.params as { errors: ErrorObject[] }).errors) offer(fieldOf(inner), rankOf(inner.keyword), error.message ?? '');
       } else {
         const field = fieldOf(error);
-        push(field, fallbackMessage(schema, field, error));
+        offer(field, rankOf(error.keyword), fallbackMessage(schema, field, error));
       }
     }
   }
@@ -162,10 +171,10 @@ export function validateEntity(schema: EntitySchema, data: Record<string, unknow
   // digits before the point (the scale the column stores: the field's own, else 6).
   for (const [field, value] of Object.entries(copy)) {
     const prop = schema.properties[field];
-    if (!prop || seen.has(field) || (typeof value !== 'number' && typeof value !== 'string')) continue;
+    if (!prop || (typeof value !== 'number' && typeof value !== 'string')) continue;
     const title = prop.title ?? field;
     if (prop.type === 'integer' && typeof value === 'number' && !Number.isSafeInteger(value)) {
-      push(field, `${title}超出允许范围`);
+      offer(field, RANK.maximum, `${title}超出允许范围`);
       continue;
     }
     const kind = prop['x-decimal'];
@@ -177,14 +186,20 @@ export function validateEntity(schema: EntitySchema, data: Record<string, unknow
       continue;
     }
     const digits = 18 - (typeof kind === 'number' ? kind : 6);
-    if (!amount.isFinite() || amount.abs().trunc().toFixed().length > digits) push(field, `${title}超出允许范围（整数部分最多${digits}位）`);
+    if (!amount.isFinite() || amount.abs().trunc().toFixed().length > digits) offer(field, RANK.maximum, `${title}超出允许范围（整数部分最多${digits}位）`);
+    // A field of fixed places (x-decimal 4) takes no more, as the browser says on blur. Places of
+    // the configured kinds (price, amount, quantity) are the tenant's settings: not checked here.
+    else if (typeof kind === 'number' && amount.decimalPlaces() > kind) {
+      const custom = prop.errorMessage && typeof prop.errorMessage === 'object' ? (prop.errorMessage as Record<string, string>).pattern : undefined;
+      offer(field, RANK.pattern, custom ?? `${title}必须是数字，最多${kind}位小数`);
+    }
   }
   for (const [field, names] of helperRules.get(schema) ?? []) {
-    if (seen.has(field) || isEmptyValue(copy[field])) continue;
+    if (isEmptyValue(copy[field])) continue;
     for (const name of names) {
       const message = checkRule(name, copy[field], data);
       if (message) {
-        push(field, message);
+        offer(field, RANK.helper, message);
         break;
       }
     }
@@ -194,15 +209,16 @@ export function validateEntity(schema: EntitySchema, data: Record<string, unknow
     if (rule === undefined || !isEmptyValue(data[field])) continue;
     if (evaluate(rule, data)) {
       const custom = schema.errorMessage?.required?.[field];
-      push(field, custom ?? `请输入${prop.title}`);
+      offer(field, RANK.required, custom ?? `请输入${prop.title}`);
     }
   }
   // A field that must differ from another (a transfer's two warehouses), compared when both are filled.
   for (const [field, prop] of Object.entries(schema.properties)) {
     const rule = prop['x-differentFrom'];
     if (!rule || isEmptyValue(data[field]) || isEmptyValue(data[rule.field])) continue;
-    if (String(data[field]) === String(data[rule.field])) push(field, rule.message);
+    if (String(data[field]) === String(data[rule.field])) offer(field, RANK.other, rule.message);
   }
+  const errors: FieldError[] = [...chosen].map(([field, { message }]) => ({ field, message }));
   if (errors.length) {
     const fieldErrors = Object.fromEntries(errors.map((e) => [e.field, e.message]));
     throw badRequest(errors.map((e) => e.message).join('; '), { fieldErrors });

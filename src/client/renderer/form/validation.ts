@@ -94,6 +94,20 @@ function checkNumber(spec: FieldSpec, value: unknown): string | undefined {
   } else {
     return undefined;
   }
+  // The schema's own pattern (a coefficient's digits), as the server checks it.
+  if (typeof prop.pattern === 'string' && !new RegExp(prop.pattern).test(text)) return schemaMessage(prop, 'pattern') ?? fallback(spec, 'form.pattern');
+  // Choices of a number field (是/否 as 2/1), as the server checks them.
+  const choices = prop.enum ?? (prop.oneOf as { const?: unknown }[] | undefined)?.map((option) => option.const);
+  if (Array.isArray(choices) && choices.length && !choices.some((choice) => String(choice) === number.toFixed())) {
+    return schemaMessage(prop, prop.enum ? 'enum' : 'oneOf') ?? fallback(spec, 'form.enum');
+  }
+  // What the column holds exactly (the server refuses the rest): 18 − scale digits before the point.
+  if (prop['x-decimal'] !== undefined || prop.type === 'number') {
+    const digits = 18 - (typeof prop['x-decimal'] === 'number' ? prop['x-decimal'] : 6);
+    if (number.abs().trunc().toFixed().length > digits) return fallback(spec, 'form.range', { digits });
+  } else if (!Number.isSafeInteger(number.toNumber())) {
+    return fallback(spec, 'form.integerRange');
+  }
   if (typeof prop.minimum === 'number' && number.lessThan(prop.minimum)) {
     return schemaMessage(prop, 'minimum') ?? fallback(spec, 'form.minimum', { limit: prop.minimum });
   }
@@ -103,12 +117,16 @@ function checkNumber(spec: FieldSpec, value: unknown): string | undefined {
   return undefined;
 }
 
+/** Text over its length speaks before any other check of its content (the server's order too). */
+function checkMaxLength(spec: FieldSpec, value: unknown): string | undefined {
+  const { prop } = spec;
+  if (typeof value !== 'string' || typeof prop.maxLength !== 'number' || value.length <= prop.maxLength) return undefined;
+  return schemaMessage(prop, 'maxLength') ?? fallback(spec, 'form.maxLength', { limit: prop.maxLength });
+}
+
 function checkText(spec: FieldSpec, value: unknown): string | undefined {
   const { prop } = spec;
   if (typeof value !== 'string') return undefined;
-  if (typeof prop.maxLength === 'number' && value.length > prop.maxLength) {
-    return schemaMessage(prop, 'maxLength') ?? fallback(spec, 'form.maxLength', { limit: prop.maxLength });
-  }
   if (typeof prop.minLength === 'number' && value.length < prop.minLength) {
     return schemaMessage(prop, 'minLength') ?? fallback(spec, 'form.minLength', { limit: prop.minLength });
   }
@@ -120,8 +138,9 @@ function checkText(spec: FieldSpec, value: unknown): string | undefined {
   if ((prop.format === 'uri' || prop.format === 'url') && !isUrl(value)) {
     return schemaMessage(prop, 'format') ?? fallback(spec, 'form.pattern');
   }
-  if (Array.isArray(prop.enum) && !prop.enum.some((item) => String(item) === value)) {
-    return schemaMessage(prop, 'enum') ?? fallback(spec, 'form.enum');
+  const choices = prop.enum ?? (prop.oneOf as { const?: unknown }[] | undefined)?.map((option) => option.const);
+  if (Array.isArray(choices) && choices.length && !choices.some((item) => String(item) === value)) {
+    return schemaMessage(prop, prop.enum ? 'enum' : 'oneOf') ?? fallback(spec, 'form.enum');
   }
   return undefined;
 }
@@ -163,5 +182,5 @@ export function checkField(entity: EntitySchema, spec: FieldSpec, value: unknown
     if (message) return message;
   }
   const numeric = spec.prop['x-decimal'] !== undefined || spec.prop.type === 'integer' || spec.prop.type === 'number';
-  return numeric ? checkNumber(spec, value) : checkText(spec, value);
+  return checkMaxLength(spec, value) ?? (numeric ? checkNumber(spec, value) : checkText(spec, value));
 }
