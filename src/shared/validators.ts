@@ -149,3 +149,21 @@ export function duplicateRows(values: unknown[]): (number | undefined)[] {
 export function duplicateMessage(pattern: string, otherRow: number): string {
   return pattern.replace(/(?<![A-Za-z])N(?![A-Za-z])/g, String(otherRow));
 }
+
+/**
+ * The helper checks a resource's form names per field (`rules` of a form field, at any depth of
+ * tabs and groups): what the browser runs on blur, and the server on save.
+ */
+export function formRuleFields(form: unknown): Map<string, RuleName[]> {
+  const rules = new Map<string, RuleName[]>();
+  const walk = (node: unknown): void => {
+    if (Array.isArray(node)) node.forEach(walk);
+    else if (node && typeof node === 'object') {
+      const { field, rules: named } = node as { field?: unknown; rules?: unknown };
+      if (typeof field === 'string' && Array.isArray(named)) rules.set(field, [...(rules.get(field) ?? []), ...(named as RuleName[])]);
+      Object.values(node).forEach(walk);
+    }
+  };
+  walk(form);
+  return rules;
+}

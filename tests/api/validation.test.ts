@@ -24,7 +24,7 @@ import {
   type Field,
   type Resource,
 } from '../support/resources.ts';
-import { checkRule, type RuleName } from '../../src/shared/validators.ts';
+import { checkRule, formRuleFields } from '../../src/shared/validators.ts';
 
 /** Views, source-bound bills and one-step bills are checked by their own tests (writtenElsewhere). */
 const withSubmit = loadResources().filter((r) => endpoint(r, 'submit') && !writtenElsewhere(r));
@@ -36,21 +36,6 @@ function cases(pick: (f: Field) => boolean): [string, string, Resource][] {
 const integerCases = cases((f) => typeOf(f) === 'integer' || typeOf(f) === 'number');
 const lengthCases = cases((f) => typeOf(f) === 'string' && f.maxLength !== undefined && !f.pattern && !f.format && !f.oneOf && !f.enum);
 const formatCases = cases((f) => typeOf(f) === 'string' && (f.format === 'email' || Boolean(f.pattern)));
-
-/** The helper checks (spec 000 §5) the resource's form names for a field. */
-function helperRules(r: Resource, field: string): RuleName[] {
-  const rules: RuleName[] = [];
-  const walk = (node: unknown): void => {
-    if (Array.isArray(node)) node.forEach(walk);
-    else if (node && typeof node === 'object') {
-      const def = node as { field?: unknown; rules?: RuleName[] };
-      if (def.field === field && Array.isArray(def.rules)) rules.push(...def.rules);
-      Object.values(node).forEach(walk);
-    }
-  };
-  walk((r as { form?: unknown }).form);
-  return rules;
-}
 
 function expectRefused(reply: Reply, field: string, message: string) {
   expect(reply.status, JSON.stringify(reply.body)).toBe(400);
@@ -157,7 +142,7 @@ describe.each(databases())('submit validation ($name)', ({ databaseUrl }) => {
     const body = await bodies.validBody(r);
     // A helper check the form names (mobile, url …) speaks first, on blur and on the server alike.
     const expected = (bad: string, keyword: 'format' | 'pattern') => {
-      for (const rule of helperRules(r, field)) {
+      for (const rule of formRuleFields((r as { form?: unknown }).form).get(field) ?? []) {
         const message = checkRule(rule, bad, { ...body, [field]: bad });
         if (message) return message;
       }

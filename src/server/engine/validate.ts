@@ -4,7 +4,7 @@ import ajvErrorsModule from 'ajv-errors';
 import type { EntitySchema, FieldSchema, ResourceFile } from '../../shared/resource.ts';
 import { evaluate, isEmptyValue } from '../../shared/expr.ts';
 import { badRequest } from '../errors.ts';
-import { checkRule, type RuleName } from '../../shared/validators.ts';
+import { checkRule, formRuleFields, type RuleName } from '../../shared/validators.ts';
 import Decimal from 'decimal.js';
 
 // CommonJS default exports seen through ESM
@@ -33,16 +33,7 @@ const helperRules = new WeakMap<EntitySchema, Map<string, RuleName[]>>();
  * once per resource when its model is built.
  */
 export function registerHelperRules(resource: ResourceFile): void {
-  const rules = new Map<string, RuleName[]>();
-  const walk = (node: unknown): void => {
-    if (Array.isArray(node)) node.forEach(walk);
-    else if (node && typeof node === 'object') {
-      const { field, rules: named } = node as { field?: unknown; rules?: unknown };
-      if (typeof field === 'string' && Array.isArray(named)) rules.set(field, [...(rules.get(field) ?? []), ...(named as RuleName[])]);
-      Object.values(node).forEach(walk);
-    }
-  };
-  walk(resource.form);
+  const rules = formRuleFields(resource.form);
   if (rules.size) helperRules.set(resource.entity, rules);
 }
 
