@@ -8,6 +8,7 @@ import { defineConfig, type Plugin } from 'vite';
 import { themeBootScript } from './src/client/app/theme/palette.ts';
 import { website } from './src/client/app/website.ts';
 import { antdIconOf } from './src/shared/menuIcons.ts';
+import { SEEDED_TOP_MENUS } from './src/shared/topMenus.ts';
 
 const root = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
@@ -18,11 +19,15 @@ const apiTarget = process.env.API_TARGET ?? 'http://127.0.0.1:8080';
  * without compressing on each request (fastify-static preCompressed).
  */
 function precompress(): Plugin {
+  // The build's own folder: a bench builds into a temporary one and must not touch dist/.
+  let out = resolve(root, 'dist/client');
   return {
     name: 'erp-precompress',
     apply: 'build',
+    configResolved(config) {
+      out = resolve(config.root, config.build.outDir);
+    },
     closeBundle() {
-      const out = resolve(root, 'dist/client');
       const walk = (dir: string): string[] =>
         readdirSync(dir).flatMap((name) => {
           const full = resolve(dir, name);
@@ -50,11 +55,11 @@ function themeBoot(): Plugin {
 
 const MENU_ICONS_ID = 'virtual:menu-icons';
 
-/** Icon names (`source`) used by the seeded menu tree. */
+/** Icon names (`source`) used by the seeded menu tree and top menus. */
 function seededIconNames(): string[] {
   const file = resolve(root, 'schemas/menus.json');
   if (!existsSync(file)) return [];
-  const names = new Set<string>();
+  const names = new Set<string>(SEEDED_TOP_MENUS.map((top) => antdIconOf(top.source)!));
   const walk = (value: unknown): void => {
     if (Array.isArray(value)) value.forEach(walk);
     else if (value && typeof value === 'object') {
@@ -98,6 +103,8 @@ export default defineConfig({
     outDir: resolve(root, 'dist/client'),
     emptyOutDir: true,
     chunkSizeWarningLimit: 1500,
+    // Which chunk holds which module: the route-loads browser test checks what each route pulls.
+    manifest: true,
   },
   server: {
     port: 5173,

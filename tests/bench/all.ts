@@ -13,6 +13,7 @@ const suites: Record<string, string[]> = {
   form: ['tests/bench/form-bench.ts'],
   bill: ['tests/bench/bill-bench.ts'],
   shell: ['tests/bench/shell-bench.ts'],
+  client: ['tests/bench/client-bench.ts'],
   money: ['tests/bench/money-bench.ts'],
   'posting-property': ['tests/bench/documents-property.ts'],
   posting: ['tests/bench/posting-bench.ts'],

@@ -7,16 +7,12 @@
  *   npx tsx tests/bench/form-bench.ts        (or import { runFormBench } from npm run bench)
  */
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'vite';
+import { buildBenchPages, percentile, serveDir } from './client/static.ts';
 import { chromium, type Page } from 'playwright-core';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const BENCH_DIR = path.join(ROOT, 'tests/bench/client');
-const BENCH_HTML = path.join(BENCH_DIR, 'bench.html');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const KEYSTROKES = 60;
 const RUNS = 5;
@@ -39,41 +35,8 @@ export interface FormBenchFigures {
   commitP50: number;
 }
 
-function percentile(values: number[], p: number): number {
-  if (!values.length) return Number.NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-}
-
-const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.svg': 'image/svg+xml' };
-
-function serve(dir: string): Promise<{ url: string; close(): void }> {
-  const server = http.createServer((req, res) => {
-    const file = path.join(dir, decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname));
-    if (!file.startsWith(dir) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
-      res.writeHead(404).end();
-      return;
-    }
-    res.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream' });
-    fs.createReadStream(file).pipe(res);
-  });
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      resolve({ url: `http://127.0.0.1:${port}`, close: () => server.close() });
-    }),
-  );
-}
-
 async function buildBench(outDir: string): Promise<void> {
-  await build({
-    configFile: path.join(ROOT, 'vite.config.ts'),
-    // The bench pages live outside the app (tests/bench/client): their folder is the root.
-    root: BENCH_DIR,
-    mode: 'production',
-    logLevel: 'warn',
-    build: { outDir, emptyOutDir: true, rollupOptions: { input: { bench: BENCH_HTML } } },
-  });
+  await buildBenchPages(outDir, ['bench.html']);
 }
 
 async function typeInto(page: Page, selector: string, keys: number): Promise<void> {
@@ -126,7 +89,7 @@ const SETUPS = [
 export async function runFormBench(): Promise<FormBenchFigures[]> {
   const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'erp-form-bench-'));
   await buildBench(outDir);
-  const server = await serve(outDir);
+  const server = await serveDir(outDir);
   const figures: FormBenchFigures[] = [];
   try {
     for (const { variant, unthrottled } of SETUPS) {

@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { SEEDED_TOP_MENUS } from '../../shared/topMenus.ts';
 import type { Services } from '../services.ts';
 import type { Db } from './connect.ts';
 import { PLATFORM_TENANT, type Actor, type Row } from '../engine/store.ts';
@@ -211,10 +212,7 @@ export async function syncTenant(services: Services, tenantId: string): Promise<
       const children = new Map<string, Row[]>();
       for (const m of menusNow) children.set(String(m.parentId), [...(children.get(String(m.parentId)) ?? []), m]);
       const subtree = (root: Row): string[] => [String(root.id), ...(children.get(String(root.id)) ?? []).filter((c) => Number(c.category) === 1).flatMap(subtree)];
-      const groups = [
-        { code: 'business', name: '业务中心', nameEn: 'Business', source: 'iconfont icon-appstore', modules: ['sale', 'purchase', 'warehouse', 'finance', 'marketing', 'mall', 'analysis', 'base'] },
-        { code: 'platform', name: '系统中心', nameEn: 'System', source: 'iconfont icon-setting', modules: ['settings', 'system', 'authority', 'log', 'resource', 'desk', 'work', 'hr', 'fixedAssets'] },
-      ];
+      const groups = SEEDED_TOP_MENUS;
       for (const [i, g] of groups.entries()) {
         const top = await store.insert(services.m('topmenu'), actor, { code: g.code, name: g.name, nameEn: g.nameEn, source: g.source, path: '', sort: i + 1 }, { db });
         const roots = menusNow.filter((m) => String(m.parentId) === '0' && g.modules.includes(String(m.code)));

@@ -1,4 +1,4 @@
-import { Suspense } from 'react';
+import { Suspense, useEffect } from 'react';
 import { Flex, Spin } from 'antd';
 import { SuspenseProgress } from '../ProgressBar.tsx';
 import { resolvePage, type PageMenu } from '../pages.ts';
@@ -6,6 +6,13 @@ import { resolvePage, type PageMenu } from '../pages.ts';
 /** Renders the page that `resolvePage` maps a menu to, loading its chunk lazily. */
 export function MenuPage({ menu }: { menu: PageMenu }) {
   const Page = resolvePage(menu);
+  // Once per opened page, while its code loads: the schema, the list's code and its first rows.
+  // Keyed by path: the menu object is rebuilt whenever the route table is.
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  useEffect(() => {
+    // A small chunk of its own, so the sign-in page does not carry the renderer's helpers.
+    void import('../../renderer/list/listPrefetch.ts').then(({ prefetchListPage }) => prefetchListPage(menu), () => undefined);
+  }, [menu.path]);
   return (
     <Suspense
       fallback={

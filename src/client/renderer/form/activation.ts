@@ -8,6 +8,16 @@ import { useEffect, useState, type RefObject } from 'react';
 
 /** Fields (in layout order) whose editors mount at once: the first screenful of a dialog. */
 export const EAGER_FIELDS = 40;
+let eagerFields = EAGER_FIELDS;
+
+/** How many editors mount with a form; the client bench sets every one to measure that case too. */
+export function eagerFieldCount(): number {
+  return eagerFields;
+}
+
+export function setEagerFieldCount(count: number): void {
+  eagerFields = count;
+}
 /** How far outside the visible area editors are mounted ahead of scrolling. */
 const AHEAD = '480px 0px';
 const SCROLL_PARENT = '.ant-modal-body, .ant-drawer-body';

@@ -7,7 +7,7 @@
 import { createContext, useCallback, useContext, useSyncExternalStore } from 'react';
 import { evaluate, type Expr } from '../../../shared/expr.ts';
 import type { EntitySchema } from '../../../shared/resource.ts';
-import { EAGER_FIELDS } from './activation.ts';
+import { eagerFieldCount } from './activation.ts';
 import type { FieldSpec, FormLayout } from './layout.ts';
 import type { FormMode, Values } from './types.ts';
 import { checkField, isRequired } from './validation.ts';
@@ -170,7 +170,12 @@ export class FormStore {
     // Read-only values are plain text: nothing to defer.
     if (this.mode === 'view') return true;
     const index = this.layout.order.indexOf(name);
-    return index >= 0 && index < EAGER_FIELDS;
+    return index >= 0 && index < eagerFieldCount();
+  }
+
+  /** 1-based place of a field in layout order (`data-field-index`, for tests and bench drivers). */
+  positionOf(name: string): number {
+    return this.layout.order.indexOf(name) + 1;
   }
 
   specOf(name: string): FieldSpec | undefined {

@@ -149,6 +149,7 @@ const FieldBox = memo(function FieldBox({ store, name, id, children }: FieldBoxP
       style={{ gridColumn: `span ${spec.span}` }}
       hidden={linkage.hidden}
       data-field={name}
+      data-field-index={store.positionOf(name)}
     >
       <label className="erp-label" htmlFor={id} title={title}>
         {required && <span className="erp-required">*</span>}

@@ -1,10 +1,10 @@
-import { lazy, Suspense, useCallback, useMemo, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Alert, App, Flex, Pagination, theme } from 'antd';
 import { useLocation } from 'react-router';
 import type { GridApi } from 'ag-grid-community';
 import type { QueryValue } from '../../api/http.ts';
 import type { ResourceFile } from '../../../shared/resource.ts';
-import { RecordDialog, type RecordDialogState } from '../form/RecordDialog.tsx';
+import { prefetchRecordDialog, RecordDialog, type RecordDialogState } from '../form/RecordDialog.tsx';
 import { useLabel, useRT } from '../common/i18n.ts';
 import type { Row } from '../common/params.ts';
 import { listColumnsOf, viewsOf, type ColumnDef } from '../common/views.ts';
@@ -79,6 +79,10 @@ export default function ListPage(props: ListPageProps) {
   const { query, setFilters, reload } = data;
   const drill = useDrill(query.filters);
   const caps = useListCapabilities(resource);
+  // Once the first rows are on screen, the form engine loads in idle time for 新增/编辑/查看.
+  useEffect(() => {
+    if (data.answered) prefetchRecordDialog(resource);
+  }, [data.answered, resource]);
   const [selected, setSelected] = useState<Row[]>([]);
   const [dialog, setDialog] = useState<RecordDialogState | undefined>();
   const [gridApi, setGridApi] = useState<GridApi<Row> | undefined>();

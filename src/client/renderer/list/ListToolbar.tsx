@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import { Button, Flex, Space, Tooltip } from 'antd';
 import PlusOutlined from '@ant-design/icons/es/icons/PlusOutlined';
 import DeleteOutlined from '@ant-design/icons/es/icons/DeleteOutlined';
@@ -9,7 +9,10 @@ import PrinterOutlined from '@ant-design/icons/es/icons/PrinterOutlined';
 import type { EndpointDef, ResourceFile } from '../../../shared/resource.ts';
 import { useLabel, useRT } from '../common/i18n.ts';
 import type { ActionDef } from '../common/views.ts';
-import { ImportDialog } from './ImportDialog.tsx';
+import { SuspenseProgress } from '../../app/ProgressBar.tsx';
+
+// The import dialog (upload, result table) loads when 导入 is clicked.
+const ImportDialog = lazy(() => import('./ImportDialog.tsx').then((mod) => ({ default: mod.ImportDialog })));
 
 interface ListToolbarProps {
   resource: ResourceFile;
@@ -67,13 +70,15 @@ export function ListToolbar(props: ListToolbarProps) {
           </Button>
         )}
         {importEndpoint && importing && (
-          <ImportDialog
-            resource={resource}
-            importEndpoint={importEndpoint}
-            exportEndpoint={exportEndpoint}
-            onClose={() => setImporting(false)}
-            onImported={props.onImported}
-          />
+          <Suspense fallback={<SuspenseProgress />}>
+            <ImportDialog
+              resource={resource}
+              importEndpoint={importEndpoint}
+              exportEndpoint={exportEndpoint}
+              onClose={() => setImporting(false)}
+              onImported={props.onImported}
+            />
+          </Suspense>
         )}
         {(props.canExport ?? Boolean(exportEndpoint)) && props.onExport && (
           <Button

@@ -3,7 +3,7 @@ import { Button, Col, DatePicker, Form, Input, Row, Select, Space } from 'antd';
 import SearchOutlined from '@ant-design/icons/es/icons/SearchOutlined';
 import ReloadOutlined from '@ant-design/icons/es/icons/ReloadOutlined';
 import type { FieldSchema, ResourceFile } from '../../../shared/resource.ts';
-import { PickerInput, TreePickerInput } from '../pickers/index.ts';
+import { PickerInput, TreePickerInput } from '../pickers/PickerInput.tsx';
 import { useLabel, useRT } from '../common/i18n.ts';
 import { useDictionary } from '../common/useDictionary.ts';
 import { fieldOf, type SearchFieldDef } from '../common/views.ts';

@@ -1,15 +1,18 @@
-import { useCallback, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useCallback, useState, type ReactNode } from 'react';
 import { App } from 'antd';
 import { http, requestData, type QueryValue } from '../../api/http.ts';
 import { notifier } from '../../api/notify.ts';
 import { evaluate, type Expr } from '../../../shared/expr.ts';
 import type { ResourceFile } from '../../../shared/resource.ts';
-import { ActionPrompt } from '../form/ActionPrompt.tsx';
 import { endpointUrl } from '../common/endpoint.ts';
 import { useLabel, useRT } from '../common/i18n.ts';
 import { resolveParams, type Row } from '../common/params.ts';
 import { endpointPermission } from '../common/permissions.ts';
 import { actionRoute, dutyEndpoint, endpointByPath, type ActionDef } from '../common/views.ts';
+import { SuspenseProgress } from '../../app/ProgressBar.tsx';
+
+// An action's prompt is a form (the form engine): it loads when an action asks for input.
+const ActionPrompt = lazy(() => import('../form/ActionPrompt.tsx'));
 import { useOpenLocation } from '../../app/menu/useMenus.ts';
 import { loadResource } from '../common/useResource.ts';
 import { exportRows } from './transfer.ts';
@@ -228,22 +231,24 @@ export function useActionRunner(
   );
 
   const element = prompt ? (
-    <ActionPrompt
-      title={label(prompt.action.label, prompt.action.labelEn)}
-      fields={prompt.action.prompt ?? []}
-      resource={prompt.target}
-      initial={{ ...baseParams(prompt.action, prompt.rows), ...prompt.current }}
-      open
-      onCancel={() => setPrompt(undefined)}
-      onOk={(values) => {
-        const pending = prompt;
-        execute(pending.action, pending.rows, pending.target, values).then(
-          () => setPrompt(undefined),
-          // A failed call keeps the prompt open with what the user typed.
-          () => undefined,
-        );
-      }}
-    />
+    <Suspense fallback={<SuspenseProgress />}>
+      <ActionPrompt
+        title={label(prompt.action.label, prompt.action.labelEn)}
+        fields={prompt.action.prompt ?? []}
+        resource={prompt.target}
+        initial={{ ...baseParams(prompt.action, prompt.rows), ...prompt.current }}
+        open
+        onCancel={() => setPrompt(undefined)}
+        onOk={(values) => {
+          const pending = prompt;
+          execute(pending.action, pending.rows, pending.target, values).then(
+            () => setPrompt(undefined),
+            // A failed call keeps the prompt open with what the user typed.
+            () => undefined,
+          );
+        }}
+      />
+    </Suspense>
   ) : null;
 
   return { run, remove, element };

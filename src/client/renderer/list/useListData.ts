@@ -5,6 +5,7 @@ import type { EndpointDef, ResourceFile } from '../../../shared/resource.ts';
 import { endpointUrl } from '../common/endpoint.ts';
 import type { Row } from '../common/params.ts';
 import { endpointByOp, endpointByPath, viewsOf } from '../common/views.ts';
+import { takePrefetchedList } from './prefetchedCalls.ts';
 
 export interface SortKey {
   column: string;
@@ -63,6 +64,8 @@ export function useListData({ resource, endpointPath, fixedParams, enabled = tru
   const endpoint = useMemo(() => listEndpointOf(resource, endpointPath), [resource, endpointPath]);
   const [query, setQuery] = useState<ListQuery>({ current: 1, size: pageSize, sort: [], filters: {} });
   const [answer, setAnswer] = useState<RowsAnswer>({ rows: [], total: 0 });
+  /** Whether any answer has arrived (the page is on screen with its rows). */
+  const [answered, setAnswered] = useState(false);
   const [loading, setLoading] = useState(false);
   const [totals, setTotals] = useState<Row | undefined>();
   const [reloadCount, setReloadCount] = useState(0);
@@ -89,7 +92,9 @@ export function useListData({ resource, endpointPath, fixedParams, enabled = tru
     };
     setLoading(true);
     const url = endpointUrl(resource, endpoint.path);
-    const call = endpoint.method === 'POST' ? http.postParams<unknown>(url, params) : http.get<unknown>(url, params);
+    // The first page may already be on its way (requested with the route: listPrefetch.ts).
+    const call =
+      endpoint.method === 'POST' ? http.postParams<unknown>(url, params) : (takePrefetchedList(url, params) ?? http.get<unknown>(url, params));
     call.then(
       (data) => {
         if (mine !== sequence.current) return;
@@ -102,6 +107,7 @@ export function useListData({ resource, endpointPath, fixedParams, enabled = tru
           return;
         }
         setAnswer(read);
+        setAnswered(true);
         setLoading(false);
       },
       () => {
@@ -137,5 +143,5 @@ export function useListData({ resource, endpointPath, fixedParams, enabled = tru
   );
   const reload = useCallback(() => setReloadCount((n) => n + 1), []);
 
-  return { endpoint, query, rows: answer.rows, total: answer.total, totals, loading, setPage, setSort, setFilters, reload };
+  return { endpoint, query, rows: answer.rows, total: answer.total, totals, loading, answered, setPage, setSort, setFilters, reload };
 }

@@ -1,6 +1,6 @@
-import { useMemo, useState } from 'react';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import { App, Select } from 'antd';
-import { SearchOutlined } from '@ant-design/icons';
+import SearchOutlined from '@ant-design/icons/es/icons/SearchOutlined';
 import { isEmptyValue } from '../../../shared/expr.ts';
 import { useResource } from '../common/useResource.ts';
 import { useFT } from '../form/i18n.ts';
@@ -8,8 +8,11 @@ import type { Values } from '../form/types.ts';
 import type { Row } from './api.ts';
 import { AutocompleteInput } from './AutocompleteInput.tsx';
 import { resolvePicker, type ResolvedPicker } from './definition.ts';
-import { TablePickerDialog } from './TablePickerDialog.tsx';
-import { TreePickerDialog } from './TreePickerDialog.tsx';
+import { SuspenseProgress } from '../../app/ProgressBar.tsx';
+
+// The dialogs (antd Table and Tree) load when one opens, not with every form or search bar.
+const TablePickerDialog = lazy(() => import('./TablePickerDialog.tsx').then((mod) => ({ default: mod.TablePickerDialog })));
+const TreePickerDialog = lazy(() => import('./TreePickerDialog.tsx').then((mod) => ({ default: mod.TreePickerDialog })));
 import { usePickerRows } from './usePickerRows.ts';
 
 export interface PickerInputProps {
@@ -130,28 +133,30 @@ export function PickerInput(props: PickerInputProps) {
           }}
         />
       </div>
-      {picker && resource && open && picker.kind === 'tree' && (
-        <TreePickerDialog
-          open
-          picker={picker}
-          multiple={multiple}
-          value={values}
-          onCancel={() => setOpen(false)}
-          onOk={(nodes) => commit(nodes)}
-        />
-      )}
-      {picker && resource && open && picker.kind !== 'tree' && (
-        <TablePickerDialog
-          open
-          resource={resource}
-          picker={picker}
-          multiple={multiple}
-          selected={rows}
-          exclude={exclude}
-          onCancel={() => setOpen(false)}
-          onOk={commit}
-        />
-      )}
+      <Suspense fallback={<SuspenseProgress />}>
+        {picker && resource && open && picker.kind === 'tree' && (
+          <TreePickerDialog
+            open
+            picker={picker}
+            multiple={multiple}
+            value={values}
+            onCancel={() => setOpen(false)}
+            onOk={(nodes) => commit(nodes)}
+          />
+        )}
+        {picker && resource && open && picker.kind !== 'tree' && (
+          <TablePickerDialog
+            open
+            resource={resource}
+            picker={picker}
+            multiple={multiple}
+            selected={rows}
+            exclude={exclude}
+            onCancel={() => setOpen(false)}
+            onOk={commit}
+          />
+        )}
+      </Suspense>
     </>
   );
 }

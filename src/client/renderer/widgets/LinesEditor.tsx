@@ -1,7 +1,8 @@
 import { memo, useCallback, useEffect, useMemo, useRef } from 'react';
 import { App, Button, Table } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
+import DeleteOutlined from '@ant-design/icons/es/icons/DeleteOutlined';
+import PlusOutlined from '@ant-design/icons/es/icons/PlusOutlined';
 import { duplicateMessage, duplicateRows } from '../../../shared/validators.ts';
 import type { ResourceFile } from '../../../shared/resource.ts';
 import { useResource } from '../common/useResource.ts';

@@ -1,5 +1,6 @@
 import { memo, useCallback } from 'react';
-import { AreaCascader, PickerInput, TreePickerInput } from '../pickers/index.ts';
+import { AreaCascader } from '../pickers/AreaCascader.tsx';
+import { PickerInput, TreePickerInput } from '../pickers/PickerInput.tsx';
 import type { Values } from '../form/types.ts';
 import type { EditorProps } from './types.ts';
 

@@ -1,6 +1,7 @@
 import { memo, useEffect, useRef, useState } from 'react';
 import { Button, Input } from 'antd';
-import { MinusCircleOutlined, PlusOutlined } from '@ant-design/icons';
+import MinusCircleOutlined from '@ant-design/icons/es/icons/MinusCircleOutlined';
+import PlusOutlined from '@ant-design/icons/es/icons/PlusOutlined';
 import { useFT } from '../form/i18n.ts';
 import type { EditorProps } from './types.ts';
 

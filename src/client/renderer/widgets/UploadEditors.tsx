@@ -1,7 +1,8 @@
 import { memo, useRef, useState } from 'react';
 import { App, Button, Upload } from 'antd';
 import type { UploadFile, UploadProps } from 'antd';
-import { PlusOutlined, UploadOutlined } from '@ant-design/icons';
+import PlusOutlined from '@ant-design/icons/es/icons/PlusOutlined';
+import UploadOutlined from '@ant-design/icons/es/icons/UploadOutlined';
 import { uploadFile } from '../../api/shell.ts';
 import { useFT } from '../form/i18n.ts';
 import type { EditorProps } from './types.ts';

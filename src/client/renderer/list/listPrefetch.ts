@@ -1,0 +1,39 @@
+/**
+ * Starts what a list page needs as soon as its route is known (issue 17), instead of one step
+ * after another (page chunk → schema → list chunk and grid → first rows): the schema, the list
+ * page's code and the first page of rows are requested together. The rows wait here, keyed by
+ * the exact call, until the page's own first request asks for the same call (prefetchedCalls.ts);
+ * any other call (a saved sort, a preset filter) simply misses and is made as usual.
+ */
+import { http } from '../../api/http.ts';
+import type { PageMenu } from '../../app/pages.ts';
+import { endpointUrl } from '../common/endpoint.ts';
+import { loadResource } from '../common/useResource.ts';
+import { menuViewOf, pageKindOf, viewsOf } from '../common/views.ts';
+import { pageTargetOf } from '../page/pageTarget.ts';
+import { listEndpointOf } from './useListData.ts';
+import { prefetchList } from './prefetchedCalls.ts';
+
+const loadListPage = () => import('./ListPage.tsx');
+
+/**
+ * For a menu that shows a plain list: loads the list page's code, and once the schema is in,
+ * requests the first page the page will ask for (page 1, the schema's page size, no filter).
+ */
+export function prefetchListPage(menu: PageMenu): void {
+  const target = pageTargetOf(menu);
+  if (!target.resource || target.layout || target.billType) return;
+  loadResource(target.resource).then(
+    (resource) => {
+      const plainList = pageKindOf(resource) === 'list' && (!resource.document || Boolean(menu.historyOf));
+      if (!plainList || menuViewOf(resource, menu.path)) return;
+      void loadListPage().catch(() => undefined);
+      const endpoint = listEndpointOf(resource);
+      if (!endpoint || endpoint.method === 'POST') return;
+      const params = { current: 1, size: viewsOf(resource).list?.pageSize ?? 10 };
+      const url = endpointUrl(resource, endpoint.path);
+      prefetchList(url, params, () => http.get<unknown>(url, params));
+    },
+    () => undefined,
+  );
+}

@@ -1,0 +1,107 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Page } from 'playwright-core';
+import { startTestServer, type TestServer } from '../support/server.ts';
+import { launchBrowser, type Browser } from './support/browser.ts';
+import { signIn } from './support/shell.ts';
+
+/**
+ * What a route loads (issue 17): the sign-in page carries no grid, layout or form engine; a list
+ * page paints its first rows without the form engine or the full icon set, with its first page
+ * requested once (prefetched with the route and taken by the page); 新增 still opens the form.
+ * Chunks are named through the build's manifest (dist/client/.vite/manifest.json).
+ */
+interface ManifestChunk {
+  file: string;
+  imports?: string[];
+}
+
+const manifestFile = path.resolve(import.meta.dirname, '../../dist/client/.vite/manifest.json');
+
+function chunkFile(key: string): string {
+  const manifest = JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as Record<string, ManifestChunk>;
+  const chunk = manifest[key];
+  if (!chunk) throw new Error(`${key} is not in the build manifest`);
+  return `/${chunk.file}`;
+}
+
+/** Paths of the scripts and styles the page requests until `stop()`, and the API calls. */
+function recordRequests(page: Page) {
+  const assets: string[] = [];
+  const calls: string[] = [];
+  const onRequest = (request: { url(): string }) => {
+    const url = new URL(request.url());
+    if (/\.(js|css)$/.test(url.pathname)) assets.push(url.pathname);
+    else if (url.pathname.startsWith('/api/')) calls.push(`${url.pathname}${url.search}`);
+  };
+  page.on('request', onRequest);
+  return { assets, calls, stop: () => page.off('request', onRequest) };
+}
+
+describe('what each route loads', () => {
+  let server: TestServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    browser = await launchBrowser();
+    await signIn(browser.page, server.url);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  test('the sign-in page loads no grid, no layout and no form engine', async () => {
+    const fresh = await launchBrowser();
+    try {
+      const requests = recordRequests(fresh.page);
+      await fresh.page.goto(`${server.url}/login`);
+      await fresh.page.getByPlaceholder('用户名').fill('admin');
+      requests.stop();
+      expect(requests.assets.length).toBeGreaterThan(0);
+      for (const key of ['app/layout/MainLayout.tsx', 'renderer/form/FormDialog.tsx', 'renderer/list/ListPage.tsx']) {
+        expect(requests.assets, key).not.toContain(chunkFile(key));
+      }
+      expect(requests.assets.filter((asset) => asset.includes('/agGrid-'))).toEqual([]);
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  test('a list paints its rows without the form engine, asking for its first page once', async () => {
+    const { page, context } = browser;
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.clearBrowserCache');
+    // When the first row appears, on the page's clock, and which files were requested before it.
+    await context.addInitScript({
+      content: `performance.setResourceTimingBufferSize(2000);
+        new MutationObserver((_, observer) => {
+          if (!document.querySelector('.ag-row[row-index="0"]')) return;
+          window.__firstRowAt = performance.now();
+          observer.disconnect();
+        }).observe(document, { childList: true, subtree: true });`,
+    });
+    const requests = recordRequests(page);
+    const formDialog = chunkFile('renderer/form/FormDialog.tsx');
+    const formEngineFetched = page.waitForRequest((request) => new URL(request.url()).pathname === formDialog, { timeout: 15_000 });
+    await page.goto(`${server.url}/system/param`);
+    await page.locator('.ag-row[row-index="0"]').first().waitFor();
+    // The form engine is fetched in idle time after the rows: wait for it, then look back.
+    await formEngineFetched;
+    requests.stop();
+    const before = await page.evaluate(`performance.getEntriesByType('resource')
+      .filter((entry) => entry.startTime < window.__firstRowAt)
+      .map((entry) => new URL(entry.name).pathname)`) as string[];
+    expect(requests.calls.filter((call) => call.startsWith('/api/blade-system/param/list')), requests.calls.join('\n')).toHaveLength(1);
+    expect(before).toContain(chunkFile('renderer/list/ListPage.tsx'));
+    expect(before).not.toContain(formDialog);
+    expect(before).not.toContain(chunkFile('../../node_modules/@ant-design/icons/es/index.js'));
+    // The form engine loads when a dialog opens (or earlier, in idle time): 新增 opens the form.
+    await page.getByRole('button', { name: '新增' }).click();
+    await expect(page.locator('.ant-modal .erp-field').first().waitFor()).resolves.toBeUndefined();
+    await page.keyboard.press('Escape');
+  });
+});
