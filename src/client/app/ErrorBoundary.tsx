@@ -1,15 +1,15 @@
 import { Component, type ErrorInfo, type ReactNode } from 'react';
-import { Button, Result } from 'antd';
+import { Button } from 'antd';
+import { FailureNotice } from './Notice.tsx';
 import { recordError } from '../store/errorLog.ts';
 import { useT } from './i18n/index.ts';
 
 function CrashNotice() {
   const t = useT();
   return (
-    <Result
-      status="error"
+    <FailureNotice
       title={t('error.viewCrashed')}
-      subTitle={t('error.viewCrashedHint')}
+      hint={t('error.viewCrashedHint')}
       extra={
         <Button type="primary" onClick={() => window.location.reload()}>
           {t('error.reload')}

@@ -10,6 +10,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
 
 const PROBE = `(() => {
+  performance.setResourceTimingBufferSize(5000);
   const state = { keys: [], keyPaints: [], recording: false };
   Object.defineProperty(window, '__paintProbe', { value: state, enumerable: false });
   function afterPaint(callback) {
@@ -69,4 +70,12 @@ export async function typeAndTime(page: Page, count: number, gapMs: number): Pro
     probe.recording = false;
     return { keys: [...probe.keys], keyPaints: [...probe.keyPaints] };
   })()`) as Promise<{ keys: number[]; keyPaints: number[] }>;
+}
+
+/** Paths of the JS and CSS files the page started to fetch before `beforeMs` (page clock). */
+export async function assetsRequestedBefore(page: Page, beforeMs: number): Promise<string[]> {
+  return page.evaluate(`performance.getEntriesByType('resource')
+    .filter((entry) => entry.startTime < ${beforeMs})
+    .map((entry) => new URL(entry.name).pathname)
+    .filter((path) => /\\.(js|css)$/.test(path))`) as Promise<string[]>;
 }

@@ -1,15 +1,18 @@
-import { useEffect, useRef } from 'react';
+import { lazy, Suspense, useEffect, useRef } from 'react';
 import { ConfigProvider, Layout } from 'antd';
 import { useSettings } from '../../store/settings.ts';
 import { ErrorBoundary } from '../ErrorBoundary.tsx';
 import { headerThemeOf } from '../theme/antdTheme.ts';
 import { palettes } from '../theme/palette.ts';
-import { FavouritesEditor } from './favourites/FavouritesEditor.tsx';
 import { KeepAliveOutlet } from './KeepAliveOutlet.tsx';
 import { Sidebar } from './sidebar/Sidebar.tsx';
 import { TabBar } from './tabs/TabBar.tsx';
 import { useTabSync } from './tabs/useTabSync.ts';
 import { TopBar } from './topbar/TopBar.tsx';
+import { useFavouritesEditor } from './favourites/useFavouriteActions.ts';
+
+// The favourites editor (a menu tree) loads the first time it is opened.
+const FavouritesEditor = lazy(() => import('./favourites/FavouritesEditor.tsx').then((mod) => ({ default: mod.FavouritesEditor })));
 
 const SIDER_WIDTH = 224;
 
@@ -21,6 +24,7 @@ export default function MainLayout() {
   const collapsed = useSettings((s) => s.collapsed);
   const setCollapsed = useSettings((s) => s.setCollapsed);
   const activeKey = useTabSync();
+  const editingFavourites = useFavouritesEditor((s) => s.open);
 
   // Narrowing below 992 px collapses the sidebar; widening past it opens it again.
   const previousScreen = useRef(screen);
@@ -56,7 +60,11 @@ export default function MainLayout() {
           </ErrorBoundary>
         </Layout.Content>
       </Layout>
-      <FavouritesEditor />
+      {editingFavourites && (
+        <Suspense fallback={null}>
+          <FavouritesEditor />
+        </Suspense>
+      )}
     </Layout>
   );
 }

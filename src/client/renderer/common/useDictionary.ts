@@ -53,7 +53,8 @@ export function useDictionary(field: FieldSchema | undefined): DictEntry[] {
 }
 
 /** Dictionaries of several fields at once (a list's columns), keyed by field name. */
-export function useDictionaries(fields: Record<string, FieldSchema | undefined>): Record<string, DictEntry[]> {
+/** The dictionaries of several fields, and whether they have all arrived (`ready`). */
+export function useDictionariesState(fields: Record<string, FieldSchema | undefined>): { maps: Record<string, DictEntry[]>; ready: boolean } {
   const wanted = useMemo(
     () =>
       Object.entries(fields)
@@ -62,7 +63,7 @@ export function useDictionaries(fields: Record<string, FieldSchema | undefined>)
     [fields],
   );
   const signature = wanted.map(([name, s]) => `${name}=${s.business ? 'biz' : 'sys'}:${s.code}`).join('|');
-  const [maps, setMaps] = useState<Record<string, DictEntry[]>>({});
+  const [state, setState] = useState<{ signature: string; maps: Record<string, DictEntry[]> }>({ signature: '', maps: {} });
   useEffect(() => {
     let active = true;
     Promise.all(
@@ -72,16 +73,19 @@ export function useDictionaries(fields: Record<string, FieldSchema | undefined>)
           () => [name, [] as DictEntry[]] as const,
         ),
       ),
-    ).then((entries) => active && setMaps(Object.fromEntries(entries)));
+    ).then((entries) => active && setState({ signature, maps: Object.fromEntries(entries) }));
     return () => {
       active = false;
     };
     // The signature captures every input of `wanted`.
   }, [signature]);
-  return maps;
+  return { maps: state.maps, ready: state.signature === signature };
 }
 
-/** The item whose key equals the value ("1" matches 1). */
+export function useDictionaries(fields: Record<string, FieldSchema | undefined>): Record<string, DictEntry[]> {
+  return useDictionariesState(fields).maps;
+}
+
 export function dictItemOf(items: DictEntry[] | undefined, value: unknown): DictEntry | undefined {
   if (!items?.length || value === null || value === undefined || value === '') return undefined;
   const key = String(value);

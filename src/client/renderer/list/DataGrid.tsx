@@ -16,7 +16,7 @@ import { evaluate, type Expr } from '../../../shared/expr.ts';
 import { useSettings } from '../../store/settings.ts';
 import { rt } from '../common/i18n.ts';
 import type { Row } from '../common/params.ts';
-import { useDictionaries } from '../common/useDictionary.ts';
+import { useDictionariesState } from '../common/useDictionary.ts';
 import { fieldOf, type ColumnDef } from '../common/views.ts';
 import { HEADER_HEIGHT, ROW_HEIGHT, useGridLocale, useGridTheme } from './agGrid.ts';
 import { clearColumnState, loadColumnState, saveColumnState } from './columnState.ts';
@@ -71,6 +71,7 @@ const rowSelection: RowSelectionOptions<Row> = {
 
 const selectionColumnDef = { pinned: 'left' as const, width: 44, lockPinned: true, suppressMovable: true };
 
+const NO_ROWS: Row[] = [];
 const GRID_CONTAINER_STYLE: CSSProperties = { position: 'absolute', inset: 0, width: 'auto', height: 'auto' };
 
 const rowIdOf = (p: GetRowIdParams<Row>) => String(p.data.id ?? p.data.code ?? JSON.stringify(p.data));
@@ -113,7 +114,8 @@ export function DataGrid(props: DataGridProps) {
     () => Object.fromEntries(columns.map((c) => [c.field, fieldOf(resource, c.field)])),
     [resource, columns],
   );
-  const dictionaries = useDictionaries(fields);
+  // Rows wait for their columns' dictionaries, so a status never paints blank and then fills in.
+  const { maps: dictionaries, ready: dictionariesReady } = useDictionariesState(fields);
   const saved = useMemo(() => {
     if (!stateKey) return undefined;
     if (resetSignal) clearColumnState(resource.resource, stateKey);
@@ -203,10 +205,10 @@ export function DataGrid(props: DataGridProps) {
         containerStyle={GRID_CONTAINER_STYLE}
         theme={theme}
         localeText={localeText}
-        rowData={rows}
+        rowData={dictionariesReady ? rows : NO_ROWS}
         columnDefs={columnDefs}
         context={context}
-        loading={loading}
+        loading={loading || !dictionariesReady}
         noRowsOverlayComponent={NoRows}
         rowHeight={ROW_HEIGHT}
         headerHeight={HEADER_HEIGHT}

@@ -1,5 +1,5 @@
-import { useMemo } from 'react';
-import { Button, Col, DatePicker, Form, Input, Row, Select, Space } from 'antd';
+import { lazy, Suspense, useMemo } from 'react';
+import { Button, Col, Form, Input, Row, Select, Space } from 'antd';
 import SearchOutlined from '@ant-design/icons/es/icons/SearchOutlined';
 import ReloadOutlined from '@ant-design/icons/es/icons/ReloadOutlined';
 import type { FieldSchema, ResourceFile } from '../../../shared/resource.ts';
@@ -8,6 +8,8 @@ import { useLabel, useRT } from '../common/i18n.ts';
 import { useDictionary } from '../common/useDictionary.ts';
 import { fieldOf, type SearchFieldDef } from '../common/views.ts';
 import { searchOpOf } from './searchParams.ts';
+
+const DateSearch = lazy(() => import('./SearchDates.tsx'));
 
 interface InputProps {
   def: SearchFieldDef;
@@ -55,24 +57,13 @@ function SearchInput(props: InputProps) {
       />
     );
   }
-  if (op === 'daterange') {
+  if (op === 'daterange' || def.widget === 'date') {
+    const range = op === 'daterange';
+    const placeholder: string | [string, string] = range ? [t('list.rangeStart'), t('list.rangeEnd')] : t('list.placeholderSelect', { title });
     return (
-      <DatePicker.RangePicker
-        style={{ width: '100%' }}
-        placeholder={[t('list.rangeStart'), t('list.rangeEnd')]}
-        value={value as never}
-        onChange={(next) => onChange?.(next ?? undefined)}
-      />
-    );
-  }
-  if (def.widget === 'date') {
-    return (
-      <DatePicker
-        style={{ width: '100%' }}
-        placeholder={t('list.placeholderSelect', { title })}
-        value={value as never}
-        onChange={(next) => onChange?.(next ?? undefined)}
-      />
+      <Suspense fallback={<Input disabled placeholder={Array.isArray(placeholder) ? placeholder.join(' ~ ') : placeholder} />}>
+        <DateSearch range={range} placeholder={placeholder} value={value} onChange={(next) => onChange?.(next)} />
+      </Suspense>
     );
   }
   if (op === 'range') {

@@ -1,10 +1,14 @@
-import { Image, Tag, Typography, theme } from 'antd';
+import { lazy, Suspense } from 'react';
+import { Tag, Typography, theme } from 'antd';
 import CheckOutlined from '@ant-design/icons/es/icons/CheckOutlined';
 import type { FieldSchema } from '../../../shared/resource.ts';
 import { formatCell } from '../common/format.ts';
 import { useLabel } from '../common/i18n.ts';
 import { dictItemOf, type DictEntry } from '../common/useDictionary.ts';
 import type { ColumnDef } from '../common/views.ts';
+
+// antd's Image (with its preview) loads with the first image column shown.
+const Image = lazy(() => import('antd/es/image'));
 
 export interface ValueCellProps {
   field: FieldSchema | undefined;
@@ -51,7 +55,9 @@ export function ValueCell({ field, column, value, dictionary }: ValueCellProps) 
   const text = formatCell(field, column, value, dictionary);
   if (column.format === 'image') {
     return (
-      <Image src={String(value)} alt={text} height={24} style={{ objectFit: 'contain' }} preview={{ mask: false }} />
+      <Suspense fallback={<img src={String(value)} alt={text} height={24} style={{ objectFit: 'contain' }} />}>
+        <Image src={String(value)} alt={text} height={24} style={{ objectFit: 'contain' }} preview={{ mask: false }} />
+      </Suspense>
     );
   }
   if (column.format === 'link') {

@@ -1,7 +1,7 @@
 /**
  * Starts what a list page needs as soon as its route is known (issue 17), instead of one step
  * after another (page chunk → schema → list chunk and grid → first rows): the schema, the list
- * page's code and the first page of rows are requested together. The rows wait here, keyed by
+ * page's code, its columns' dictionaries and the first page of rows are requested together. The rows wait here, keyed by
  * the exact call, until the page's own first request asks for the same call (prefetchedCalls.ts);
  * any other call (a saved sort, a preset filter) simply misses and is made as usual.
  */
@@ -9,7 +9,8 @@ import { http } from '../../api/http.ts';
 import type { PageMenu } from '../../app/pages.ts';
 import { endpointUrl } from '../common/endpoint.ts';
 import { loadResource } from '../common/useResource.ts';
-import { menuViewOf, pageKindOf, viewsOf } from '../common/views.ts';
+import { fieldOf, listColumnsOf, menuViewOf, pageKindOf, viewsOf } from '../common/views.ts';
+import { loadFieldDictionary } from '../common/useDictionary.ts';
 import { pageTargetOf } from '../page/pageTarget.ts';
 import { listEndpointOf } from './useListData.ts';
 import { prefetchList } from './prefetchedCalls.ts';
@@ -28,6 +29,8 @@ export function prefetchListPage(menu: PageMenu): void {
       const plainList = pageKindOf(resource) === 'list' && (!resource.document || Boolean(menu.historyOf));
       if (!plainList || menuViewOf(resource, menu.path)) return;
       void loadListPage().catch(() => undefined);
+      // The columns' dictionaries too: the grid shows its rows once their labels are in.
+      for (const column of listColumnsOf(resource)) void loadFieldDictionary(fieldOf(resource, column.field)).catch(() => undefined);
       const endpoint = listEndpointOf(resource);
       if (!endpoint || endpoint.method === 'POST') return;
       const params = { current: 1, size: viewsOf(resource).list?.pageSize ?? 10 };

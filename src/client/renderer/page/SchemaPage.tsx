@@ -1,6 +1,6 @@
 import { lazy, Suspense, useMemo } from 'react';
-import { Flex, Result, Spin } from 'antd';
-import PagePlaceholder from '../../app/pages/PagePlaceholder.tsx';
+import { Flex, Spin } from 'antd';
+import { FailureNotice } from '../../app/Notice.tsx';
 import type { PageProps } from '../../app/pages.ts';
 import { useRT } from '../common/i18n.ts';
 import { useResource } from '../common/useResource.ts';
@@ -10,6 +10,8 @@ import { variantPage } from '../document/variants.ts';
 
 // Each layout (and ag-grid with the list) loads only when a page of that kind opens.
 const ListPage = lazy(() => import('../list/ListPage.tsx'));
+// Only menus whose page is not built show the placeholder (with antd's Result and Descriptions).
+const PagePlaceholder = lazy(() => import('../../app/pages/PagePlaceholder.tsx'));
 const TreePage = lazy(() => import('./TreePage.tsx'));
 const DictionaryPage = lazy(() => import('./DictionaryPage.tsx'));
 const CardPage = lazy(() => import('./CardPage.tsx'));
@@ -32,9 +34,15 @@ export default function SchemaPage({ menu }: PageProps) {
   const variant = useMemo(() => (resource ? variantPage(resource, target.billType) : undefined), [resource, target.billType]);
   // Another menu listing the resource through its own call (待签事务 over the tasks).
   const menuView = useMemo(() => (resource ? menuViewOf(resource, menu.path) : undefined), [resource, menu.path]);
-  if (!target.resource) return <PagePlaceholder menu={menu} />;
+  if (!target.resource) {
+    return (
+      <Suspense fallback={<Loading />}>
+        <PagePlaceholder menu={menu} />
+      </Suspense>
+    );
+  }
   if (loading) return <Loading />;
-  if (error || !resource) return <Result status="error" title={t('page.loadFailed')} subTitle={menu.path} />;
+  if (error || !resource) return <FailureNotice title={t('page.loadFailed')} hint={menu.path} />;
 
   // A bill's menu opens the bill form; its history route lists the bills.
   // A bill's menu with a list view of its own (商城订单 over the sales orders) lists them instead.
