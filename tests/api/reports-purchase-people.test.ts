@@ -163,8 +163,17 @@ describe.each(databases())('purchase analysis and people reports ($name)', ({ da
         returnBillCount: new Set(rets.map((l) => l.headId)).size,
         amountShare: pct(sum(mine, 'totalAmt'), whole),
         returnRate: pct(sum(rets, 'totalAmt').neg(), sum(ins, 'totalAmt')),
+        supplierCount: new Set(mine.map((l) => l.supplierId)).size,
+        lastPurchaseDate: ins.map((l) => l.billDate.slice(0, 10)).sort().at(-1) ?? null,
       });
       expect(new Dec(row.purchaseAmt).plus(row.taxAmt).toFixed(2)).toBe(row.totalAmt);
+      // A page of one goods counts its suppliers too (the default order counts only the page's groups),
+      // and so does an order by another figure (every group counted).
+      const place = page.records.indexOf(row) + 1;
+      for (const query of [{ size: 1, current: place }, { size: 20, current: 1, descs: 'supplierCount' }]) {
+        const other = await get(`${PURCHASE}/purchaseAnalysis`, { groupBy: 'goods', billDate_datege: '2025-01-01', billDate_datele: '2025-12-31', ...query });
+        expect(other.records.find((r: Row) => r.commInfoId === g), JSON.stringify(query)).toMatchObject({ supplierCount: row.supplierCount, lastPurchaseDate: row.lastPurchaseDate, totalAmt: row.totalAmt });
+      }
     }
     expect(page.summary).toMatchObject({ groupCount: 2, totalAmt: money(whole), billCount: 2, returnBillCount: 1, goodsCount: 2, supplierCount: 2 });
     // The return is negative on its bill: 2 × g1 back.
@@ -187,7 +196,7 @@ describe.each(databases())('purchase analysis and people reports ($name)', ({ da
     for (const [id, name] of [[w.supplierId, '供应商'], [supplier2, '二号供应商']]) {
       const mine = all.filter((l) => l.supplierId === id);
       for (const page of [bySupplier, bySupplierToo]) {
-        expect(page.records.find((r: Row) => r.supplierId === id)).toMatchObject({ bartererName: expect.stringContaining(name), totalAmt: money(sum(mine, 'totalAmt')), taxAmt: money(sum(mine, 'taxAmt')), avgPrice: null });
+        expect(page.records.find((r: Row) => r.supplierId === id)).toMatchObject({ bartererName: expect.stringContaining(name), totalAmt: money(sum(mine, 'totalAmt')), taxAmt: money(sum(mine, 'taxAmt')), avgPrice: null, goodsCount: new Set(mine.map((l) => l.commInfoId)).size });
       }
     }
     const one = await get(`${PURCHASE}/supplierpurchaseAnalysis`, { ...year, supplierId: supplier2 });

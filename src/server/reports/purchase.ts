@@ -124,45 +124,73 @@ async function aggregate(services: Services, tenantId: string, conditions: RawBu
  * The same figures per goods or per supplier (or over everything), for a period with no other
  * filter: the sums and bill counts from the monthly rollups of LINES (whole months; the days around
  * them from its rows — a bill has one supplier and lies in one month, so its count adds up across
- * months and suppliers), the distinct partners or goods and the last purchase from the lines
- * through the (goods, supplier, …, day) and (supplier, goods, …, day) indexes.
+ * months and suppliers). The distinct partners or goods of each group and its last purchase come
+ * from the lines through the (goods, supplier, …, day) and (supplier, goods, …, day) indexes: for
+ * every group, or (`countKeys`) only for the groups a page shows, which is what makes the default
+ * order fast — counting the suppliers of all 5,000 goods is a distinct count over a year of lines.
+ * Over everything, the distinct goods and suppliers are the goods and supplier rollups' groups.
  */
-async function fromRollups(services: Services, tenantId: string, period: Period, by?: 'goods' | 'supplier'): Promise<Figures[]> {
+/** Per goods (or supplier): its distinct suppliers (or goods) and last purchase day in the period, for `keys` or all. */
+async function groupCounts(services: Services, tenantId: string, period: Period, by: 'goods' | 'supplier', keys?: string[]): Promise<Map<string, { n: number; lastDate: string | null }>> {
+  const key = by === 'goods' ? 'comm_info_id' : 'supplier_id';
+  const other = by === 'goods' ? 'supplier_id' : 'comm_info_id';
+  if (keys && !keys.length) return new Map();
+  const only = keys ? [sql`${sql.ref(key)} in (${sql.join(keys)})`] : [];
+  const rows = await sql<Record<string, unknown>>`select ${sql.ref(key)} as k, count(distinct ${sql.ref(other)}) as n, ${LAST_IN} as last_date
+    from ${sql.table(LINES)} where ${whereOf([...linesInPeriod(tenantId, period), ...only])} group by ${sql.ref(key)}`.execute(services.store.db);
+  return new Map(rows.rows.map((r) => [textOf(r.k) ?? '', { n: countOf(r.n), lastDate: textOf(r.last_date)?.slice(0, 10) ?? null }]));
+}
+
+/** The lines of a period, read through the indexes that hold the day (the day as an expression, not the day index). */
+function linesInPeriod(tenantId: string, period: Period): RawBuilder<unknown>[] {
+  const day = sql`(bill_date || '')`;
+  return [sql`tenant_id = ${tenantId}`, ...(period.from ? [sql`${day} >= ${period.from}`] : []), ...(period.to ? [sql`${day} < ${addDays(period.to, 1)}`] : [])];
+}
+
+const LAST_IN = sql`max(case when is_return = 1 then bill_date end)`;
+
+async function fromRollups(services: Services, tenantId: string, period: Period, by?: 'goods' | 'supplier', countKeys?: string[], known?: { goods?: number; suppliers?: number }): Promise<Figures[]> {
   const db = services.store.db;
   const key = by === 'goods' ? 'comm_info_id' : by === 'supplier' ? 'supplier_id' : undefined;
-  const other = by === 'goods' ? 'supplier_id' : 'comm_info_id';
-  // The day as an expression: the lines are read through the indexes that hold it, not the day index.
-  const day = sql`(bill_date || '')`;
-  const where = whereOf([sql`tenant_id = ${tenantId}`, ...(period.from ? [sql`${day} >= ${period.from}`] : []), ...(period.to ? [sql`${day} < ${addDays(period.to, 1)}`] : [])]);
-  const lastIn = sql`max(case when is_return = 1 then bill_date end)`;
-  const [sums, counts] = await Promise.all([
-    readRollup(services.registry, LINES, by ?? 'supplier', { tenantId, from: period.from, to: period.to, filter: {}, group: key }).execute(db),
-    key
-      ? sql<Record<string, unknown>>`select ${sql.ref(key)} as k, count(distinct ${sql.ref(other)}) as n, ${lastIn} as last_date from ${sql.table(LINES)} where ${where} group by ${sql.ref(key)}`.execute(db)
-      : sql<Record<string, unknown>>`select '' as k, count(distinct comm_info_id) as goods, count(distinct supplier_id) as suppliers, ${lastIn} as last_date from ${sql.table(LINES)} where ${where}`.execute(db),
-  ]);
-  const counted = new Map(counts.rows.map((r) => [textOf(r.k) ?? '', r]));
+  const rollup = (name: 'goods' | 'supplier', group?: string) =>
+    readRollup(services.registry, LINES, name, { tenantId, from: period.from, to: period.to, filter: {}, group }).execute(db);
+  const groupsWithLines = async (name: 'goods' | 'supplier') =>
+    (await rollup(name, name === 'goods' ? 'comm_info_id' : 'supplier_id')).rows.filter((r) => countOf(r.line_count) > 0).length;
+  const countsOf = async (): Promise<Map<string, { n: number; lastDate: string | null; goods?: number; suppliers?: number }>> => {
+    if (by) return groupCounts(services, tenantId, period, by, countKeys);
+    // The last inbound day through the day index, newest first.
+    const lastDay = whereOf([sql`tenant_id = ${tenantId}`, sql`is_return = 1`, ...periodConditions('bill_date', period)]);
+    const [goods, suppliers, last] = await Promise.all([
+      known?.goods ?? groupsWithLines('goods'),
+      known?.suppliers ?? groupsWithLines('supplier'),
+      sql<Record<string, unknown>>`select bill_date as last_date from ${sql.table(LINES)} where ${lastDay} order by bill_date desc limit 1`.execute(db),
+    ]);
+    return new Map([['', { n: 0, goods, suppliers, lastDate: textOf(last.rows[0]?.last_date)?.slice(0, 10) ?? null }]]);
+  };
+  const [sums, counted] = await Promise.all([rollup(by ?? 'supplier', key), countsOf()]);
   const dec = decimalReader(services);
-  return sums.rows.map((r) => {
-    const k = textOf(r.k) ?? '';
-    const c = counted.get(k);
-    const one = k ? 1 : 0;
-    return {
-      key: k,
-      billCount: countOf(r.bill_count),
-      returnBillCount: countOf(r.return_bill_count),
-      goodsCount: by === 'goods' ? one : by === 'supplier' ? countOf(c?.n) : countOf(c?.goods),
-      supplierCount: by === 'supplier' ? one : by === 'goods' ? countOf(c?.n) : countOf(c?.suppliers),
-      inQty: dec(r.in_qty),
-      returnQty: dec(r.return_qty),
-      inAmt: dec(r.in_amt),
-      returnAmt: dec(r.return_amt),
-      totalAmt: dec(r.total_amt),
-      purchaseAmt: dec(r.purchase_amt),
-      taxAmt: dec(r.tax_amt),
-      lastPurchaseDate: textOf(c?.last_date)?.slice(0, 10) ?? null,
-    };
-  });
+  return sums.rows
+    .filter((r) => countOf(r.line_count) > 0)
+    .map((r) => {
+      const k = textOf(r.k) ?? '';
+      const c = counted.get(k);
+      const one = k ? 1 : 0;
+      return {
+        key: k,
+        billCount: countOf(r.bill_count),
+        returnBillCount: countOf(r.return_bill_count),
+        goodsCount: by === 'goods' ? one : by === 'supplier' ? (c?.n ?? 0) : (c?.goods ?? 0),
+        supplierCount: by === 'supplier' ? one : by === 'goods' ? (c?.n ?? 0) : (c?.suppliers ?? 0),
+        inQty: dec(r.in_qty),
+        returnQty: dec(r.return_qty),
+        inAmt: dec(r.in_amt),
+        returnAmt: dec(r.return_amt),
+        totalAmt: dec(r.total_amt),
+        purchaseAmt: dec(r.purchase_amt),
+        taxAmt: dec(r.tax_amt),
+        lastPurchaseDate: c?.lastDate ?? null,
+      };
+    });
 }
 
 const ZERO: Figures = (() => {
@@ -240,19 +268,32 @@ export function registerPurchaseReportHandlers(services: Services) {
     const conditions = filtersOf(ctx, caller.tenantId, period);
     // A period and no other filter, per goods or supplier: the rollups answer.
     const plain = conditions.length === periodConditions('bill_date', period).length && (by === 'goods' || by === 'supplier');
-    const groups = plain ? await fromRollups(services, caller.tenantId, period, by) : await aggregate(services, caller.tenantId, conditions, by);
+    const defaultOrder = !ctx.query.ascs && !ctx.query.descs;
+    // In the default order a page needs the partner (or goods) counts of its own groups only.
+    const groups = plain ? await fromRollups(services, caller.tenantId, period, by, defaultOrder ? [] : undefined) : await aggregate(services, caller.tenantId, conditions, by);
     // The totals come from SQL over the whole query: a bill or goods in two groups counts once.
-    const overall = (plain ? await fromRollups(services, caller.tenantId, period) : await aggregate(services, caller.tenantId, conditions))[0] ?? ZERO;
+    // Over everything, the groups just read are the distinct goods (or suppliers): not read again.
+    const known = by === 'goods' ? { goods: groups.length } : by === 'supplier' ? { suppliers: groups.length } : undefined;
+    const overall = (plain ? await fromRollups(services, caller.tenantId, period, undefined, undefined, known) : await aggregate(services, caller.tenantId, conditions))[0] ?? ZERO;
     const rowOf = (g: Figures) => ({ id: g.key || '-', groupBy: by, groupKey: g.key, ...present(g, places, by === 'goods', overall.totalAmt) }) as Row;
     const summary = { groupCount: groups.length, ...totals(overall, places) };
     const extra = { summary, groupBy: by, dateFrom: period.from ?? null, dateTo: period.to ?? null };
-    if (!ctx.query.ascs && !ctx.query.descs) {
+    if (defaultOrder) {
       // The default order (net purchases as shown, largest first; then the key) needs no names:
       // only the page's groups are described.
       const shown = groups.map((g) => ({ g, amount: new Dec(fixed(g.totalAmt, places.amount)) }));
       shown.sort((a, b) => b.amount.comparedTo(a.amount) || a.g.key.localeCompare(b.g.key));
       const { current, size } = parsePaging(ctx.query);
-      const rows = shown.slice((current - 1) * size, current * size).map((x) => rowOf(x.g));
+      let page = shown.slice((current - 1) * size, current * size).map((x) => x.g);
+      if (plain) {
+        const pageBy = by as 'goods' | 'supplier';
+        const counted = await groupCounts(services, caller.tenantId, period, pageBy, page.map((g) => g.key));
+        page = page.map((g) => {
+          const c = counted.get(g.key);
+          return { ...g, lastPurchaseDate: c?.lastDate ?? null, ...(pageBy === 'goods' ? { supplierCount: c?.n ?? 0 } : { goodsCount: c?.n ?? 0 }) };
+        });
+      }
+      const rows = page.map(rowOf);
       await describeGroups(caller.tenantId, model, by, rows);
       return { records: rows, total: groups.length, size, current, pages: Math.ceil(groups.length / size), orders: [], ...extra };
     }
