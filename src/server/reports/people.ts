@@ -68,14 +68,26 @@ export function registerPeopleHandlers(services: Services) {
       ...(period.to ? [sql`${day} < ${addDays(period.to, 1)}`] : []),
       ...(staffIds ? [staffIds.length ? sql`staff_id in (${sql.join(staffIds)})` : sql`1 = 0`] : []),
     ]);
-    // Each salesperson's distinct customers and the whole's (a customer may buy from two), from one
-    // pass over the (salesperson, customer) pairs of the period.
-    const [sales, customers] = await Promise.all([
+    // Each salesperson's distinct customers and the whole's (a customer may buy from two). PostgreSQL:
+    // one pass over the (salesperson, customer) pairs of the period (its count(distinct) sorts every
+    // group: 3× slower); SQLite: two counts through the covering index (its CTE pass is 2× slower).
+    const customerCounts = async (): Promise<Record<string, unknown>[]> => {
+      if (store.dialect !== 'sqlite') {
+        return (await sql<Record<string, unknown>>`with pairs as (select staff_id, customer_id from ${sql.table(SALES_BILLS)} where ${billWhere} and customer_id is not null group by staff_id, customer_id)
+          select staff_id as k, count(*) as n, 0 as whole from pairs group by staff_id
+          union all select null, count(distinct customer_id), 1 from pairs`.execute(store.db)).rows;
+      }
+      const [each, whole] = await Promise.all([
+        sql<Record<string, unknown>>`select staff_id as k, count(distinct customer_id) as n, 0 as whole from ${sql.table(SALES_BILLS)} where ${billWhere} group by staff_id`.execute(store.db),
+        sql<Record<string, unknown>>`select null as k, count(distinct customer_id) as n, 1 as whole from ${sql.table(SALES_BILLS)} where ${billWhere}`.execute(store.db),
+      ]);
+      return [...each.rows, ...whole.rows];
+    };
+    const [sales, customerRows] = await Promise.all([
       readRollup(services.registry, SALES_LINES, 'head', { tenantId, from: period.from, to: period.to, filter, group: 'staff_id' }).execute(store.db),
-      sql<Record<string, unknown>>`with pairs as (select staff_id, customer_id from ${sql.table(SALES_BILLS)} where ${billWhere} and customer_id is not null group by staff_id, customer_id)
-        select staff_id as k, count(*) as n, 0 as whole from pairs group by staff_id
-        union all select null, count(distinct customer_id), 1 from pairs`.execute(store.db),
+      customerCounts(),
     ]);
+    const customers = { rows: customerRows };
     const customersOf = new Map(customers.rows.filter((r) => countOf(r.whole) === 0).map((r) => [textOf(r.k) ?? '', countOf(r.n)]));
     const overall = { customer_count: customers.rows.find((r) => countOf(r.whole) === 1)?.n };
 
