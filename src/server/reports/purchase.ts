@@ -156,7 +156,7 @@ async function fromRollups(services: Services, tenantId: string, period: Period,
     readRollup(services.registry, LINES, name, { tenantId, from: period.from, to: period.to, filter: {}, group }).execute(db);
   const groupsWithLines = async (name: 'goods' | 'supplier') =>
     (await rollup(name, name === 'goods' ? 'comm_info_id' : 'supplier_id')).rows.filter((r) => countOf(r.line_count) > 0).length;
-  const countsOf = async (): Promise<Map<string, { n: number; lastDate: string | null; goods?: number; suppliers?: number }>> => {
+  const countsOf = async (): Promise<Counts> => {
     if (by) return groupCounts(services, tenantId, period, by, countKeys);
     // The last inbound day through the day index, newest first.
     const lastDay = whereOf([sql`tenant_id = ${tenantId}`, sql`is_return = 1`, ...periodConditions('bill_date', period)]);
@@ -168,29 +168,49 @@ async function fromRollups(services: Services, tenantId: string, period: Period,
     return new Map([['', { n: 0, goods, suppliers, lastDate: textOf(last.rows[0]?.last_date)?.slice(0, 10) ?? null }]]);
   };
   const [sums, counted] = await Promise.all([rollup(by ?? 'supplier', key), countsOf()]);
+  return rolledFigures(services, sums.rows.filter((r) => countOf(r.line_count) > 0), by, counted);
+}
+
+type Counts = Map<string, { n: number; lastDate: string | null; goods?: number; suppliers?: number }>;
+
+/** Rollup rows (k and the measures) as figures, with each group's counts where known. */
+function rolledFigures(services: Services, rows: Record<string, unknown>[], by: 'goods' | 'supplier' | undefined, counted: Counts): Figures[] {
   const dec = decimalReader(services);
-  return sums.rows
-    .filter((r) => countOf(r.line_count) > 0)
-    .map((r) => {
-      const k = textOf(r.k) ?? '';
-      const c = counted.get(k);
-      const one = k ? 1 : 0;
-      return {
-        key: k,
-        billCount: countOf(r.bill_count),
-        returnBillCount: countOf(r.return_bill_count),
-        goodsCount: by === 'goods' ? one : by === 'supplier' ? (c?.n ?? 0) : (c?.goods ?? 0),
-        supplierCount: by === 'supplier' ? one : by === 'goods' ? (c?.n ?? 0) : (c?.suppliers ?? 0),
-        inQty: dec(r.in_qty),
-        returnQty: dec(r.return_qty),
-        inAmt: dec(r.in_amt),
-        returnAmt: dec(r.return_amt),
-        totalAmt: dec(r.total_amt),
-        purchaseAmt: dec(r.purchase_amt),
-        taxAmt: dec(r.tax_amt),
-        lastPurchaseDate: c?.lastDate ?? null,
-      };
-    });
+  return rows.map((r) => {
+    const k = textOf(r.k) ?? '';
+    const c = counted.get(k);
+    const one = k ? 1 : 0;
+    return {
+      key: k,
+      billCount: countOf(r.bill_count),
+      returnBillCount: countOf(r.return_bill_count),
+      goodsCount: by === 'goods' ? one : by === 'supplier' ? (c?.n ?? 0) : (c?.goods ?? 0),
+      supplierCount: by === 'supplier' ? one : by === 'goods' ? (c?.n ?? 0) : (c?.suppliers ?? 0),
+      inQty: dec(r.in_qty),
+      returnQty: dec(r.return_qty),
+      inAmt: dec(r.in_amt),
+      returnAmt: dec(r.return_amt),
+      totalAmt: dec(r.total_amt),
+      purchaseAmt: dec(r.purchase_amt),
+      taxAmt: dec(r.tax_amt),
+      lastPurchaseDate: c?.lastDate ?? null,
+    };
+  });
+}
+
+/**
+ * One page of goods (or suppliers) in the default order — net purchases, largest first, then the
+ * key — ordered and cut in SQL over the rollup (the database orders 5,000 goods; only the page's 20
+ * are decoded and counted), with the number of groups.
+ */
+async function rolledPage(services: Services, tenantId: string, period: Period, by: 'goods' | 'supplier', current: number, size: number): Promise<{ groups: Figures[]; total: number }> {
+  const db = services.store.db;
+  const grouped = readRollup(services.registry, LINES, by, { tenantId, from: period.from, to: period.to, filter: {}, group: by === 'goods' ? 'comm_info_id' : 'supplier_id' });
+  const rows = (await sql<Record<string, unknown>>`select g.*, count(*) over () as group_total from (${grouped}) g where g.line_count > 0
+    order by g.total_amt desc, g.k asc limit ${size} offset ${(current - 1) * size}`.execute(db)).rows;
+  const total = rows.length ? countOf(rows[0].group_total) : countOf((await sql<{ n: unknown }>`select count(*) as n from (${grouped}) g where g.line_count > 0`.execute(db)).rows[0]?.n);
+  const counted = await groupCounts(services, tenantId, period, by, rows.map((r) => textOf(r.k) ?? ''));
+  return { groups: rolledFigures(services, rows, by, counted), total };
 }
 
 const ZERO: Figures = (() => {
@@ -269,8 +289,19 @@ export function registerPurchaseReportHandlers(services: Services) {
     // A period and no other filter, per goods or supplier: the rollups answer.
     const plain = conditions.length === periodConditions('bill_date', period).length && (by === 'goods' || by === 'supplier');
     const defaultOrder = !ctx.query.ascs && !ctx.query.descs;
-    // In the default order a page needs the partner (or goods) counts of its own groups only.
-    const groups = plain ? await fromRollups(services, caller.tenantId, period, by, defaultOrder ? [] : undefined) : await aggregate(services, caller.tenantId, conditions, by);
+    if (plain && defaultOrder) {
+      // Ordered and paged in SQL: only the page's groups are decoded, counted and described.
+      const { current, size } = parsePaging(ctx.query);
+      const page = await rolledPage(services, caller.tenantId, period, by, current, size);
+      // Over everything, the groups are the distinct goods (or suppliers): not read again.
+      const known = by === 'goods' ? { goods: page.total } : { suppliers: page.total };
+      const overall = (await fromRollups(services, caller.tenantId, period, undefined, undefined, known))[0] ?? ZERO;
+      const rows = page.groups.map((g) => ({ id: g.key || '-', groupBy: by, groupKey: g.key, ...present(g, places, by === 'goods', overall.totalAmt) }) as Row);
+      await describeGroups(caller.tenantId, model, by, rows);
+      const summary = { groupCount: page.total, ...totals(overall, places) };
+      return { records: rows, total: page.total, size, current, pages: Math.ceil(page.total / size), orders: [], summary, groupBy: by, dateFrom: period.from ?? null, dateTo: period.to ?? null };
+    }
+    const groups = plain ? await fromRollups(services, caller.tenantId, period, by) : await aggregate(services, caller.tenantId, conditions, by);
     // The totals come from SQL over the whole query: a bill or goods in two groups counts once.
     // Over everything, the groups just read are the distinct goods (or suppliers): not read again.
     const known = by === 'goods' ? { goods: groups.length } : by === 'supplier' ? { suppliers: groups.length } : undefined;
@@ -284,16 +315,7 @@ export function registerPurchaseReportHandlers(services: Services) {
       const shown = groups.map((g) => ({ g, amount: new Dec(fixed(g.totalAmt, places.amount)) }));
       shown.sort((a, b) => b.amount.comparedTo(a.amount) || a.g.key.localeCompare(b.g.key));
       const { current, size } = parsePaging(ctx.query);
-      let page = shown.slice((current - 1) * size, current * size).map((x) => x.g);
-      if (plain) {
-        const pageBy = by as 'goods' | 'supplier';
-        const counted = await groupCounts(services, caller.tenantId, period, pageBy, page.map((g) => g.key));
-        page = page.map((g) => {
-          const c = counted.get(g.key);
-          return { ...g, lastPurchaseDate: c?.lastDate ?? null, ...(pageBy === 'goods' ? { supplierCount: c?.n ?? 0 } : { goodsCount: c?.n ?? 0 }) };
-        });
-      }
-      const rows = page.map(rowOf);
+      const rows = shown.slice((current - 1) * size, current * size).map((x) => rowOf(x.g));
       await describeGroups(caller.tenantId, model, by, rows);
       return { records: rows, total: groups.length, size, current, pages: Math.ceil(groups.length / size), orders: [], ...extra };
     }
