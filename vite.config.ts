@@ -9,6 +9,11 @@ import { themeBootScript } from './src/client/app/theme/palette.ts';
 import { website } from './src/client/app/website.ts';
 import { antdIconOf } from './src/shared/menuIcons.ts';
 import { SEEDED_TOP_MENUS } from './src/shared/topMenus.ts';
+import { resolveResource } from './src/shared/fragments.ts';
+import { readFragments } from './src/shared/fragments-fs.ts';
+import type { ResourceFile } from './src/shared/resource.ts';
+import { resourceFiles } from './src/server/engine/registry.ts';
+import { validatorModule } from './src/server/engine/validate.ts';
 
 const root = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
@@ -39,6 +44,27 @@ function precompress(): Plugin {
         if (data.length < 1024) continue;
         writeFileSync(`${file}.gz`, gzipSync(data, { level: 9 }));
         writeFileSync(`${file}.br`, brotliCompressSync(data, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11 } }));
+      }
+    },
+  };
+}
+
+/**
+ * Writes each entity's compiled validator into the build (validators/<resource>.js), the module
+ * our server generates at /validators/<resource>.js from the same schemas: the browser's field
+ * checks then still match the schemas when the build is served before a server that lacks that
+ * call (a real BladeX backend).
+ */
+function entityValidators(): Plugin {
+  return {
+    name: 'erp-entity-validators',
+    apply: 'build',
+    async generateBundle() {
+      const schemasDir = resolve(root, 'schemas');
+      const fragments = readFragments(schemasDir);
+      for (const file of resourceFiles(schemasDir)) {
+        const resource = resolveResource(JSON.parse(readFileSync(file, 'utf8')) as ResourceFile, fragments);
+        this.emitFile({ type: 'asset', fileName: `validators/${resource.resource}.js`, source: validatorModule(resource.entity) });
       }
     },
   };
@@ -98,7 +124,7 @@ function menuIcons(): Plugin {
 export default defineConfig({
   root: resolve(root, 'src/client'),
   publicDir: resolve(root, 'src/client/public'),
-  plugins: [react(), themeBoot(), menuIcons(), precompress()],
+  plugins: [react(), themeBoot(), menuIcons(), entityValidators(), precompress()],
   build: {
     outDir: resolve(root, 'dist/client'),
     emptyOutDir: true,
@@ -109,10 +135,18 @@ export default defineConfig({
   server: {
     port: 5173,
     // Only API calls: the client's own modules live under /api/*.ts too (src/client/api).
-    proxy: { '^/api/(?!.*\\.[cm]?[jt]sx?(\\?|$))': { target: apiTarget, changeOrigin: true } },
+    proxy: {
+      '^/api/(?!.*\\.[cm]?[jt]sx?(\\?|$))': { target: apiTarget, changeOrigin: true },
+      // The entity validators the server generates from its schemas (form/entityValidators.ts).
+      '^/validators/': { target: apiTarget, changeOrigin: true },
+    },
   },
   preview: {
     // Only API calls: the client's own modules live under /api/*.ts too (src/client/api).
-    proxy: { '^/api/(?!.*\\.[cm]?[jt]sx?(\\?|$))': { target: apiTarget, changeOrigin: true } },
+    proxy: {
+      '^/api/(?!.*\\.[cm]?[jt]sx?(\\?|$))': { target: apiTarget, changeOrigin: true },
+      // The entity validators the server generates from its schemas (form/entityValidators.ts).
+      '^/validators/': { target: apiTarget, changeOrigin: true },
+    },
   },
 });

@@ -41,6 +41,21 @@ const URL_PATTERN = /^https?:\/\/[^\s/?#]+[^\s]*$/i;
 const TAX_NUMBER = /^(\d{10}|\d{12})$/;
 const CODE = /^[A-Za-z0-9]{8,15}$/;
 
+const DATE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
+const DATE_TIME = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])[T ]([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/;
+
+/**
+ * The JSON Schema `format`s the entity schemas use, as the compiled validators check them on both
+ * sides (regular expressions, so the browser's validator module carries them as code).
+ */
+export const FORMAT_PATTERNS: Readonly<Record<string, RegExp>> = {
+  email: EMAIL,
+  uri: URL_PATTERN,
+  url: URL_PATTERN,
+  date: DATE,
+  'date-time': DATE_TIME,
+};
+
 export function isEmail(value: string): boolean {
   return EMAIL.test(value);
 }

@@ -13,6 +13,8 @@ import { databases, startTestServer, type TestServer } from '../support/server.t
 import { expectOk, signedIn, type Api } from '../support/client.ts';
 import { BASES, lines, makeGoods, makeWorld, type World } from '../support/bills.ts';
 import { uniqueToken } from '../support/resources.ts';
+import { entityMessages, type CompiledValidator } from '../../src/shared/entityCheck.ts';
+import type { EntitySchema } from '../../src/shared/resource.ts';
 
 type Row = Record<string, unknown>;
 
@@ -132,5 +134,28 @@ describe.each(databases())('strict input ($name)', ({ databaseUrl }) => {
     expect(badLine.body.data.lineErrors[0]).toMatchObject({ index: 1, field: 'commInfoId' });
     expect(await count()).toBe(before);
     expectOk(await admin.post(`${BASES.salesOrder}/submit`, head));
+  });
+
+  // Issue 16 §6: the browser checks a field with the module the server serves, which holds the
+  // compiled validator the server itself runs on a save; the same value gets the same message.
+  test('the browser gets the validator the server runs (/validators/<resource>.js)', async () => {
+    const served = await fetch(`${server.url}/validators/customer.js`, { headers: { 'accept-encoding': 'gzip' } });
+    expect(served.status).toBe(200);
+    expect(served.headers.get('content-type')).toMatch(/^text\/javascript/);
+    expect(served.headers.get('content-encoding')).toBe('gzip');
+    const code = await served.text();
+    expect(code).not.toMatch(/\brequire\(|^\s*import\s/m);
+    const module = (await import(`data:text/javascript;base64,${Buffer.from(code).toString('base64')}`)) as { default: CompiledValidator };
+    const entity = expectOk<{ entity: EntitySchema }>(await admin.get('/erp-meta/resource', { name: 'customer' })).entity;
+    const cases: Row[] = [{ bartererName: '长'.repeat(300) }, { periodDays: 'abc' }, { periodDays: 1.5 }, { bartererName: '' }];
+    for (const extra of cases) {
+      const body = customer(extra);
+      const reply = await admin.post('/blade-base/customer/submit', body);
+      expect(reply.status, JSON.stringify(extra).slice(0, 40)).toBe(400);
+      const browser = Object.fromEntries(entityMessages(module.default, entity, body));
+      expect(browser, JSON.stringify(extra).slice(0, 40)).toEqual(reply.body.data.fieldErrors);
+    }
+    expect(module.default(customer({}))).toBe(true);
+    expect((await fetch(`${server.url}/validators/no-such-resource.js`)).status).toBe(404);
   });
 });

@@ -5,11 +5,13 @@ import type { Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { launchBrowser, type Browser } from './support/browser.ts';
 import { signIn } from './support/shell.ts';
+import { field, fieldError, modal } from './support/dialogs.ts';
 
 /**
  * What a route loads (issue 17): the sign-in page carries no grid, layout or form engine; a list
  * page paints its first rows without the form engine or the full icon set, with its first page
- * requested once (prefetched with the route and taken by the page); 新增 still opens the form.
+ * requested once (prefetched with the route and taken by the page); 新增 still opens the form, whose
+ * fields are checked by the validator module the server serves.
  * Chunks are named through the build's manifest (dist/client/.vite/manifest.json).
  */
 interface ManifestChunk {
@@ -115,6 +117,27 @@ describe('what each route loads', () => {
     // The form engine loads when a dialog opens (or earlier, in idle time): 新增 opens the form.
     await page.getByRole('button', { name: '新增' }).click();
     await expect(page.locator('.ant-modal .erp-field').first().waitFor()).resolves.toBeUndefined();
+    // Its fields are checked by the entity's compiled validator, the module the server generates
+    // from its schema (issue 16 §6), fetched with the form engine.
+    const loaded = (await page.evaluate(`performance.getEntriesByType('resource').map((entry) => new URL(entry.name).pathname)`)) as string[];
+    expect(loaded).toContain('/validators/param.js');
+    await page.keyboard.press('Escape');
+  });
+
+  test('a field is checked on blur by the validator the server serves', async () => {
+    const { page } = browser;
+    // 门店管理's phone has only a schema pattern (no helper rule): only the compiled validator
+    // knows it, and speaks the schema's own message.
+    await page.goto(`${server.url}/mall/shop`);
+    await page.getByRole('button', { name: '新增' }).click();
+    const dialog = modal(page, /新增/);
+    const phone = field(dialog, 'phone').locator('input');
+    await phone.fill('abc');
+    await phone.blur();
+    await expect.poll(() => fieldError(dialog, 'phone').innerText()).toBe('联系电话只能包含数字、空格和 + - ( )，至少5位');
+    await phone.fill('0571-8888 6666');
+    await phone.blur();
+    await expect.poll(() => fieldError(dialog, 'phone').count()).toBe(0);
     await page.keyboard.press('Escape');
   });
 });

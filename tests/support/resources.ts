@@ -168,6 +168,8 @@ export function messageFor(r: Resource, field: string, keyword: 'required' | 'ty
   if (own) return own;
   switch (keyword) {
     case 'type':
+      if (typeOf(f) === 'integer') return `${f.title}必须是整数`;
+      if (typeOf(f) === 'number') return `${f.title}必须是数字`;
       return `${f.title}类型不正确`;
     case 'maxLength':
       return `${f.title}长度不能超过${f.maxLength}个字符`;

@@ -94,7 +94,7 @@ describe('validation with the schema messages', () => {
     expect(fail({ demoName: 'a', phone: '123' })?.fieldErrors).toEqual({ phone: '请输入正确的手机号码' });
   });
   it('writes a Chinese fallback for rules without a message', () => {
-    expect(fail({ demoName: 'a', qty: 'abc' })?.fieldErrors.qty).toMatch(/数量类型不正确/);
+    expect(fail({ demoName: 'a', qty: 'abc' })?.fieldErrors.qty).toBe('数量必须是整数');
   });
   it('applies required-if expressions', () => {
     expect(fail({ demoName: 'a', kind: 'coded' })?.fieldErrors).toEqual({ code: '请输入编码' });

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { resourceLoaders } from '../../../generated/pages.ts';
 import { requestData } from '../../api/http.ts';
 import type { ResourceFile } from '../../../shared/resource.ts';
+import { nameEntity } from '../form/entityValidators.ts';
 
 /** Schema files are immutable at run time: each is imported once and shared. */
 const loaded = new Map<string, ResourceFile>();
@@ -22,6 +23,7 @@ export function loadResource(name: string): Promise<ResourceFile> {
       })
       .then((resource) => {
         loaded.set(name, resource);
+        nameEntity(resource.entity, name);
         return resource;
       });
     // A failed chunk load is retried by the next caller.

@@ -1,6 +1,7 @@
 import { lazy, Suspense } from 'react';
 import type { ResourceFile } from '../../../shared/resource.ts';
 import { SuspenseProgress } from '../../app/ProgressBar.tsx';
+import { loadEntityValidator } from './entityValidators.ts';
 
 // A bill opens in the document editor (with the line grid), loaded only when a bill is opened.
 const DocumentDrawer = lazy(() => import('../document/DocumentDrawer.tsx'));
@@ -17,7 +18,10 @@ let prefetched = false;
 export function prefetchRecordDialog(resource: ResourceFile): void {
   if (prefetched || resource.document) return;
   prefetched = true;
-  const load = () => void loadFormDialog().catch(() => (prefetched = false));
+  const load = () => {
+    void loadFormDialog().catch(() => (prefetched = false));
+    void loadEntityValidator(resource.entity);
+  };
   if (window.requestIdleCallback) window.requestIdleCallback(load, { timeout: 2_000 });
   else window.setTimeout(load, 200);
 }

@@ -5,6 +5,7 @@ import { injectFormStyles } from './styles.ts';
 import { useFormValues, FormStoreContext, type FormStore } from './store.ts';
 import type { Values } from './types.ts';
 import { useSettings } from '../../store/settings.ts';
+import { useEntityValidator } from './entityValidators.ts';
 
 /** English titles run about a third longer than the Chinese ones the widths are set for. */
 const EN_LABEL_SCALE = 1.35;
@@ -48,6 +49,10 @@ export function SchemaForm({ store, labelsOnTop }: Props) {
   const formData = useFormValues(store);
   const language = useSettings((s) => s.language);
   const labelWidth = Math.round(store.layout.labelWidth * (language === 'en' ? EN_LABEL_SCALE : 1));
+  // An editable form waits for its entity's compiled validator (a few KiB, usually fetched in idle
+  // time already), so a field checked on blur reads as the server would answer.
+  const checkable = useEntityValidator(store.mode === 'view' ? undefined : store.entity);
+  if (!checkable) return <div className="erp-form erp-form-loading" aria-busy="true" />;
   return (
     <FormStoreContext.Provider value={store}>
       <div

@@ -11,6 +11,7 @@ import { buildFieldSpecs, type FieldSpec } from '../form/layout.ts';
 import { useFieldError, useFormStore, type FormStore } from '../form/store.ts';
 import type { LinesDef, Values } from '../form/types.ts';
 import { checkField } from '../form/validation.ts';
+import { useEntityValidator } from '../form/entityValidators.ts';
 import type { EditorProps } from './types.ts';
 import { editorFor } from './registry.ts';
 import { ReadonlyValue } from './ReadonlyValue.tsx';
@@ -122,6 +123,8 @@ export const LinesEditor = memo(function LinesEditor(props: EditorProps) {
   const itemName = spec.prop['x-lines'] as string | undefined;
   const { resource: item } = useResource(itemName);
   const mode = store?.mode ?? 'edit';
+  // The line entity's compiled validator, for the cell checks (loads while the rows render).
+  useEntityValidator(mode === 'view' ? undefined : item?.entity);
   const specs = useMemo(
     () => (item ? buildFieldSpecs(item, def.fields, mode === 'view' ? 'view' : mode) : []),
     [item, def.fields, mode],
