@@ -12,11 +12,6 @@ const ajvErrors = (ajvErrorsModule as unknown as { default?: typeof ajvErrorsMod
 const standaloneCode = (standaloneModule as unknown as { default?: typeof standaloneModule }).default ?? standaloneModule;
 const ucs2length = (ucs2lengthModule as unknown as { default?: typeof ucs2lengthModule }).default ?? ucs2lengthModule;
 
-export interface FieldError {
-  field: string;
-  message: string;
-}
-
 // No coercion: a value of the wrong JSON type is refused with the field's message (it used to be
 // stored as text: true → "true", 5 → "5"). The few lossless wire forms are accepted by `wireForm`.
 // `code.source` keeps each compiled function's code, which the browser gets as a module
