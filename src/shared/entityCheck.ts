@@ -252,7 +252,8 @@ export function entityMessages(
     const prop = schema.properties[field];
     if (!prop || (typeof value !== 'number' && typeof value !== 'string')) continue;
     if (prop.type === 'integer' && typeof value === 'number' && !Number.isSafeInteger(value)) {
-      if (Number.isInteger(value)) offer(field, RANK.maximum, text(field, 'integerRange'));
+      // 1e20 and 1e309 (Infinity: ajv's integer check takes it) alike; 1.5 is the type check's.
+      if (!Number.isFinite(value) || Number.isInteger(value)) offer(field, RANK.maximum, text(field, 'integerRange'));
       continue;
     }
     const kind = prop['x-decimal'];
