@@ -33,7 +33,13 @@ async function idle(client: pg.Client, name: string): Promise<void> {
 }
 
 /** What shapes a new database (the schemas and the server's code): a template is valid only for its hash. */
+let sourceHashOnce: string | undefined;
 function sourceHash(): string {
+  sourceHashOnce ??= hashSources();
+  return sourceHashOnce;
+}
+
+function hashSources(): string {
   const hash = crypto.createHash('sha1');
   const walk = (dir: string) => {
     for (const entry of fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
@@ -115,6 +121,49 @@ async function buildTemplate(baseUrl: string): Promise<string> {
   }
 }
 
+const sqliteTemplates = new Map<string, Promise<string>>();
+
+/**
+ * The SQLite twin of the PostgreSQL template: a database file made, migrated and seeded once per
+ * source hash (in the temp folder, shared by the run's workers), copied into each new server's
+ * folder. A server then starts in ~0.9 s of CPU instead of ~2.4 s (creating ~250 tables and seeding
+ * two tenants), and the suites start some 140 SQLite servers.
+ */
+function sqliteTemplate(): Promise<string> {
+  const file = path.join(os.tmpdir(), `erp-sqlite-tpl-${sourceHash()}.sqlite`);
+  let pending = sqliteTemplates.get(file);
+  if (!pending) {
+    pending = buildSqliteTemplate(file);
+    sqliteTemplates.set(file, pending);
+    pending.catch(() => sqliteTemplates.delete(file));
+  }
+  return pending;
+}
+
+async function buildSqliteTemplate(file: string): Promise<string> {
+  if (fs.existsSync(file)) return file;
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'erp-tpl-'));
+  try {
+    const server = await createServer(
+      { host: '127.0.0.1', port: 0, dataDir, uploadLimit: 5 * 1024 * 1024, clientDir: path.join(REPO_ROOT, 'dist/client'), logRequests: false },
+      { quiet: true },
+    );
+    // Closing checkpoints the write-ahead log into the file: the one file is the whole database.
+    await server.close();
+    // Rename is atomic: a worker that finished first has put the same content in place.
+    fs.renameSync(path.join(dataDir, 'erp.sqlite'), file);
+    // Templates of other sources made more than a day ago: no run can still be copying them.
+    const dayAgo = Date.now() - 86_400_000;
+    for (const name of fs.readdirSync(os.tmpdir())) {
+      const other = path.join(os.tmpdir(), name);
+      if (/^erp-sqlite-tpl-\w+\.sqlite$/.test(name) && other !== file && fs.statSync(other).mtimeMs < dayAgo) fs.rmSync(other, { force: true });
+    }
+  } finally {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+  return file;
+}
+
 /**
  * A fresh PostgreSQL database per server, so suites never see each other's rows (benches use it
  * too); with `fromTemplate`, a copy of the migrated and seeded template.
@@ -166,7 +215,11 @@ export async function startTestServer(
   const pgBase = opts.databaseUrl ?? opts.env?.DATABASE_URL;
   // Servers on the repository's own schemas start from the seeded template; others from nothing.
   // (A demo server needs an empty database: the demo company is made on a first start only.)
-  const pgDb = pgBase ? await freshPostgres(pgBase, 'erp_t', !opts.schemasDir && !opts.demo) : undefined;
+  const fromTemplate = !opts.schemasDir && !opts.demo;
+  const pgDb = pgBase ? await freshPostgres(pgBase, 'erp_t', fromTemplate) : undefined;
+  // On SQLite, a folder this helper made starts with a copy of the template's file; a given folder
+  // is the caller's (a restart test brings its own database).
+  if (!pgDb && fromTemplate && !opts.dataDir) fs.copyFileSync(await sqliteTemplate(), path.join(dataDir, 'erp.sqlite'));
   const config: ServerConfig = {
     host: '127.0.0.1',
     port: 0,

@@ -109,13 +109,7 @@ async function aggregate(services: Services, tenantId: string, conditions: RawBu
       returnBillCount: countOf(r.return_bill_count),
       goodsCount: countOf(r.goods_count),
       supplierCount: countOf(r.supplier_count),
-      inQty: dec(r.in_qty),
-      returnQty: dec(r.return_qty),
-      inAmt: dec(r.in_amt),
-      returnAmt: dec(r.return_amt),
-      totalAmt: dec(r.total_amt),
-      purchaseAmt: dec(r.purchase_amt),
-      taxAmt: dec(r.tax_amt),
+      ...measuresOf(r, dec),
       lastPurchaseDate: textOf(r.last_date)?.slice(0, 10) ?? null,
     }));
 }
@@ -171,6 +165,19 @@ async function fromRollups(services: Services, tenantId: string, period: Period,
   return rolledFigures(services, sums.rows.filter((r) => countOf(r.line_count) > 0), by, counted);
 }
 
+/** A row's summed quantities and amounts (the same columns whether read from the lines or the rollups). */
+function measuresOf(r: Record<string, unknown>, dec: ReturnType<typeof decimalReader>) {
+  return {
+    inQty: dec(r.in_qty),
+    returnQty: dec(r.return_qty),
+    inAmt: dec(r.in_amt),
+    returnAmt: dec(r.return_amt),
+    totalAmt: dec(r.total_amt),
+    purchaseAmt: dec(r.purchase_amt),
+    taxAmt: dec(r.tax_amt),
+  };
+}
+
 type Counts = Map<string, { n: number; lastDate: string | null; goods?: number; suppliers?: number }>;
 
 /** Rollup rows (k and the measures) as figures, with each group's counts where known. */
@@ -186,13 +193,7 @@ function rolledFigures(services: Services, rows: Record<string, unknown>[], by: 
       returnBillCount: countOf(r.return_bill_count),
       goodsCount: by === 'goods' ? one : by === 'supplier' ? (c?.n ?? 0) : (c?.goods ?? 0),
       supplierCount: by === 'supplier' ? one : by === 'goods' ? (c?.n ?? 0) : (c?.suppliers ?? 0),
-      inQty: dec(r.in_qty),
-      returnQty: dec(r.return_qty),
-      inAmt: dec(r.in_amt),
-      returnAmt: dec(r.return_amt),
-      totalAmt: dec(r.total_amt),
-      purchaseAmt: dec(r.purchase_amt),
-      taxAmt: dec(r.tax_amt),
+      ...measuresOf(r, dec),
       lastPurchaseDate: c?.lastDate ?? null,
     };
   });
