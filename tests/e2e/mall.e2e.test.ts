@@ -11,7 +11,7 @@ import { startTestServer, type TestServer } from '../support/server.ts';
 import { Api, expectOk, signedIn } from '../support/client.ts';
 import { BASES, approvedBill, lines, makeWorld, setConfig, type World } from '../support/bills.ts';
 import { launchBrowser, screenshot, type Browser } from './support/browser.ts';
-import { gotoFresh, seededLeaves, settle, signIn } from './support/shell.ts';
+import { gotoFresh, openFresh, seededLeaves, settle, signIn } from './support/shell.ts';
 import { billFlows } from './support/bills.ts';
 import { dialogsAtRest } from './support/dialogs.ts';
 
@@ -51,10 +51,10 @@ describe('商城管理 and 营销管理 pages in the browser', () => {
 
   test.for(leaves.filter((m) => m.resource))('$path ($name) opens its page', async (menu) => {
     consoleErrors.length = 0;
-    await gotoFresh(page, `${server.url}${menu.path}`);
+    const shown = await openFresh(page, server.url, menu.path);
     await settle(page);
-    await page.locator('[data-testid^="list-"], [data-testid^="document-"], [data-testid^="card-"], [data-testid^="tree-"], [data-testid^="report-"]').first().waitFor();
-    expect(await page.getByText(PLACEHOLDER).count()).toBe(0);
+    await shown.locator('[data-testid^="list-"], [data-testid^="document-"], [data-testid^="card-"], [data-testid^="tree-"], [data-testid^="report-"]').first().waitFor();
+    expect(await shown.getByText(PLACEHOLDER).count()).toBe(0);
     await screenshot(page, `mall-page${String(menu.path).replace(/\//g, '-')}`);
     expect(browser.pageErrors).toEqual([]);
     expect(consoleErrors).toEqual([]);

@@ -12,7 +12,7 @@ import { expectOk, signedIn, type Api } from '../support/client.ts';
 import { approvedBill, BASES, lines, makeWorld, type World } from '../support/bills.ts';
 import { formatAmount } from '../../src/shared/money/index.ts';
 import { launchBrowser, screenshot, type Browser } from './support/browser.ts';
-import { gotoFresh, seededLeaves, settle, signIn } from './support/shell.ts';
+import { gotoFresh, openFresh, seededLeaves, settle, signIn } from './support/shell.ts';
 
 const leaf = (code: string) => seededLeaves().find((m) => m.code === code)!;
 
@@ -163,10 +163,10 @@ describe('reports in the browser', () => {
     const analysis = seededLeaves().filter((m) => m.path.startsWith('/analysis/'));
     expect(analysis.length).toBeGreaterThanOrEqual(18);
     for (const menu of analysis) {
-      await gotoFresh(page, `${server.url}${menu.path}`);
-      await expect.poll(() => page.locator('[data-testid^="list-"]:visible').count(), { message: menu.name }).toBeGreaterThan(0);
+      const shown = await openFresh(page, server.url, menu.path);
+      await expect.poll(() => shown.locator('[data-testid^="list-"]:visible').count(), { message: menu.name }).toBeGreaterThan(0);
       await settle(page);
-      expect(await page.getByText('页面尚未构建').count(), menu.name).toBe(0);
+      expect(await shown.getByText('页面尚未构建').count(), menu.name).toBe(0);
       await screenshot(page, `report-page-${menu.code}`);
     }
     expect(browser.pageErrors).toEqual([]);

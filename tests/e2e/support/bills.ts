@@ -4,7 +4,7 @@
  */
 import { expect } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { gotoFresh, seededLeaves, settle } from './shell.ts';
+import { openFresh, seededLeaves, settle } from './shell.ts';
 import { dialogsAtRest } from './dialogs.ts';
 import { screenshot, type Browser } from './browser.ts';
 
@@ -129,8 +129,9 @@ export function billFlows(o: { page: () => Page; url: () => string; browser: () 
     leaf,
     /** Opens a bill page from its route and waits until its calls are done (its defaults filled). */
     async open(code: string, resource: string): Promise<Locator> {
-      await gotoFresh(o.page(), `${o.url()}${leaf(code).path}`);
-      const bill = bills.editor(resource);
+      // Inside the route's page: pages of earlier tabs (perhaps of the same resource) stay mounted, hidden.
+      const shown = await openFresh(o.page(), o.url(), leaf(code).path);
+      const bill = shown.getByTestId(`document-${resource}`);
       await bill.waitFor();
       await settle(o.page());
       expect(await o.page().getByText('页面尚未构建').count()).toBe(0);
@@ -150,8 +151,7 @@ export function billFlows(o: { page: () => Page; url: () => string; browser: () 
     },
     /** The history list of the page shows the bill with its status; answers the list. */
     async listed(code: string, resource: string, billNo: string, shown = '已记账'): Promise<Locator> {
-      await gotoFresh(o.page(), `${o.url()}${leaf(code).historyPath}`);
-      const list = o.page().getByTestId(`list-${resource}`);
+      const list = (await openFresh(o.page(), o.url(), leaf(code).historyPath!)).getByTestId(`list-${resource}`);
       const row = list.locator('.ag-row', { hasText: billNo }).first();
       await row.waitFor();
       await expect.poll(() => row.innerText()).toContain(shown);
