@@ -67,11 +67,16 @@ const templates = new Map<string, Promise<string>>();
  * older sources are dropped a day after they were made (a run on another checkout may use them).
  */
 function templateDatabase(baseUrl: string): Promise<string> {
-  let pending = templates.get(baseUrl);
+  return buildingOnce(templates, baseUrl, () => buildTemplate(baseUrl));
+}
+
+/** One build per key in this process: callers share the pending build; a failed one is tried again next time. */
+function buildingOnce(builds: Map<string, Promise<string>>, key: string, build: () => Promise<string>): Promise<string> {
+  let pending = builds.get(key);
   if (!pending) {
-    pending = buildTemplate(baseUrl);
-    templates.set(baseUrl, pending);
-    pending.catch(() => templates.delete(baseUrl));
+    pending = build();
+    builds.set(key, pending);
+    pending.catch(() => builds.delete(key));
   }
   return pending;
 }
@@ -131,13 +136,7 @@ const sqliteTemplates = new Map<string, Promise<string>>();
  */
 function sqliteTemplate(): Promise<string> {
   const file = path.join(os.tmpdir(), `erp-sqlite-tpl-${sourceHash()}.sqlite`);
-  let pending = sqliteTemplates.get(file);
-  if (!pending) {
-    pending = buildSqliteTemplate(file);
-    sqliteTemplates.set(file, pending);
-    pending.catch(() => sqliteTemplates.delete(file));
-  }
-  return pending;
+  return buildingOnce(sqliteTemplates, file, () => buildSqliteTemplate(file));
 }
 
 async function buildSqliteTemplate(file: string): Promise<string> {
