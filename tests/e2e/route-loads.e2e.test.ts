@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../support/server.ts';
@@ -8,10 +9,10 @@ import { signIn } from './support/shell.ts';
 import { field, fieldError, modal } from './support/dialogs.ts';
 
 /**
- * What a route loads (issue 17): the sign-in page carries no grid, layout or form engine; a list
- * page paints its first rows without the form engine or the full icon set, with its first page
- * requested once (prefetched with the route and taken by the page); 新增 still opens the form, whose
- * fields are checked by the validator module the server serves.
+ * What a route loads (issue 17): the sign-in page carries no grid, layout, form engine or antd (at
+ * most 150 KiB gzip); a list page paints its first rows without the form engine or the full icon
+ * set, with its first page requested once (prefetched with the route and taken by the page); 新增
+ * still opens the form, whose fields are checked by the validator module the server serves.
  * Chunks are named through the build's manifest (dist/client/.vite/manifest.json).
  */
 interface ManifestChunk {
@@ -19,7 +20,8 @@ interface ManifestChunk {
   imports?: string[];
 }
 
-const manifestFile = path.resolve(import.meta.dirname, '../../dist/client/.vite/manifest.json');
+const clientDir = path.resolve(import.meta.dirname, '../../dist/client');
+const manifestFile = path.join(clientDir, '.vite/manifest.json');
 
 function chunkFile(key: string): string {
   const manifest = JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as Record<string, ManifestChunk>;
@@ -75,7 +77,7 @@ describe('what each route loads', () => {
     await server?.close();
   });
 
-  test('the sign-in page loads no grid, no layout and no form engine', async () => {
+  test('the sign-in page loads no grid, no layout, no form engine and no antd: at most 150 KiB gzip', async () => {
     const fresh = await launchBrowser();
     try {
       const box = 'input[placeholder="用户名"]';
@@ -89,6 +91,14 @@ describe('what each route loads', () => {
         expect(before, key).not.toContain(chunkFile(key));
       }
       expect(before.filter((asset) => asset.includes('/agGrid-'))).toEqual([]);
+      // No antd at all (issue 17): its theme frame, and its message module (loaded on a first toast).
+      for (const key of ['app/AntdFrame.tsx', '../../node_modules/antd/es/message/index.js']) {
+        expect(before, key).not.toContain(chunkFile(key));
+      }
+      const shipped = before
+        .filter((asset) => /\.(js|css)$/.test(asset))
+        .reduce((total, asset) => total + gzipSync(fs.readFileSync(path.join(clientDir, asset)), { level: 9 }).length, 0);
+      expect(shipped / 1024, before.join('\n')).toBeLessThanOrEqual(150);
     } finally {
       await fresh.close();
     }

@@ -1,16 +1,34 @@
-import { message } from 'antd';
-import type { MessageInstance } from 'antd/es/message/interface';
-
 /**
- * The message API bound to the themed antd <App> context. The shell registers it on mount;
- * until then (or outside React) antd's static `message` is used.
+ * Short messages (toasts) for the HTTP client and the pages. The shell binds the themed message API
+ * of antd's <App> context once antd has loaded (everything after sign-in); before that (the sign-in
+ * page, which ships without antd) a message loads antd's message module on first use.
  */
-let bound: MessageInstance | undefined;
+export interface Notifier {
+  success(text: string): void;
+  error(text: string): void;
+  warning(text: string): void;
+  info(text: string): void;
+}
 
-export function bindMessageApi(api: MessageInstance | undefined): void {
+type Kind = keyof Notifier;
+
+let bound: Notifier | undefined;
+
+export function bindNotifier(api: Notifier | undefined): void {
   bound = api;
 }
 
-export function notifier(): MessageInstance {
-  return bound ?? message;
+function showWithoutShell(kind: Kind, text: string): void {
+  void import('antd/es/message').then(({ default: message }) => message[kind](text));
+}
+
+const unbound: Notifier = {
+  success: (text) => showWithoutShell('success', text),
+  error: (text) => showWithoutShell('error', text),
+  warning: (text) => showWithoutShell('warning', text),
+  info: (text) => showWithoutShell('info', text),
+};
+
+export function notifier(): Notifier {
+  return bound ?? unbound;
 }

@@ -1,5 +1,4 @@
 import { Component, type ErrorInfo, type ReactNode } from 'react';
-import { Button } from 'antd';
 import { FailureNotice } from './Notice.tsx';
 import { recordError } from '../store/errorLog.ts';
 import { useT } from './i18n/index.ts';
@@ -11,9 +10,9 @@ function CrashNotice() {
       title={t('error.viewCrashed')}
       hint={t('error.viewCrashedHint')}
       extra={
-        <Button type="primary" onClick={() => window.location.reload()}>
+        <button type="button" className="plain-btn plain-btn-primary" onClick={() => window.location.reload()}>
           {t('error.reload')}
-        </Button>
+        </button>
       }
     />
   );

@@ -1,22 +1,20 @@
 import type { ReactNode } from 'react';
-import { Flex, Typography, theme } from 'antd';
-import CloseCircleFilled from '@ant-design/icons/es/icons/CloseCircleFilled';
+import CloseCircleFilled from '@ant-design/icons-svg/es/asn/CloseCircleFilled';
+import { SvgIcon } from './plain/SvgIcon.tsx';
+import './plain/plain.css';
 
 /**
  * A failure told in place of a view (a crash, a schema that did not load): the error icon, a
- * title, a hint and an action. Light on purpose: the shell carries it, so it is not antd's
- * Result with its illustrations, and it must show even when further code cannot load.
+ * title, a hint and an action. Plain elements on purpose: the shell carries it (also around the
+ * sign-in page, before antd loads), and it must show even when further code cannot load.
  */
 export function FailureNotice({ title, hint, extra }: { title: ReactNode; hint?: ReactNode; extra?: ReactNode }) {
-  const { token } = theme.useToken();
   return (
-    <Flex vertical align="center" gap={12} role="alert" style={{ padding: '48px 32px', textAlign: 'center' }}>
-      <CloseCircleFilled style={{ fontSize: 72, color: token.colorError }} />
-      <Typography.Title level={3} style={{ margin: 0 }}>
-        {title}
-      </Typography.Title>
-      {hint && <Typography.Text type="secondary">{hint}</Typography.Text>}
+    <div role="alert" className="plain-notice">
+      <SvgIcon icon={CloseCircleFilled} style={{ fontSize: 72, color: 'var(--plain-error)' }} />
+      <h3>{title}</h3>
+      {hint && <p>{hint}</p>}
       {extra && <div style={{ marginTop: 12 }}>{extra}</div>}
-    </Flex>
+    </div>
   );
 }

@@ -1,7 +1,8 @@
-import { useEffect, useRef, useState } from 'react';
-import { theme } from 'antd';
+import { Suspense, useEffect, useRef, useState, type ReactNode } from 'react';
 import { useLocation } from 'react-router';
 import { progress, useProgress } from '../store/progress.ts';
+import { useSettings } from '../store/settings.ts';
+import { palettes } from './theme/palette.ts';
 
 /**
  * A thin bar at the top of the window while calls or page chunks load (NProgress-like):
@@ -9,7 +10,7 @@ import { progress, useProgress } from '../store/progress.ts';
  */
 export function ProgressBar() {
   const pending = useProgress((s) => s.pending);
-  const { token } = theme.useToken();
+  const primary = palettes[useSettings((s) => s.theme)].primary;
   const [width, setWidth] = useState(0);
   const [visible, setVisible] = useState(false);
   const timer = useRef<number | undefined>(undefined);
@@ -41,8 +42,8 @@ export function ProgressBar() {
         height: 2,
         width: `${width}%`,
         opacity: visible ? 1 : 0,
-        background: token.colorPrimary,
-        boxShadow: `0 0 6px ${token.colorPrimary}`,
+        background: primary,
+        boxShadow: `0 0 6px ${primary}`,
         transition: 'width 200ms ease, opacity 300ms ease',
         zIndex: 2000,
         pointerEvents: 'none',
@@ -78,4 +79,9 @@ export function SuspenseProgress() {
     return progress.done;
   }, []);
   return null;
+}
+
+/** Suspense boundary for lazily loaded routes and pages, with the bar running meanwhile. */
+export function Lazy({ children }: { children: ReactNode }) {
+  return <Suspense fallback={<SuspenseProgress />}>{children}</Suspense>;
 }

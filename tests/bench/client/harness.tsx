@@ -11,7 +11,7 @@ import zhCN from 'antd/es/locale/zh_CN';
 import dayjs from 'dayjs';
 import 'dayjs/locale/zh-cn';
 import { loginByPassword } from '../../../src/client/api/auth.ts';
-import { bindMessageApi } from '../../../src/client/api/notify.ts';
+import { bindNotifier } from '../../../src/client/api/notify.ts';
 import { completeSignIn } from '../../../src/client/app/session/signIn.ts';
 import { antdThemeOf } from '../../../src/client/app/theme/antdTheme.ts';
 import type { ThemeName } from '../../../src/client/app/theme/palette.ts';
@@ -34,7 +34,7 @@ async function signIn(): Promise<void> {
 
 function MessageBinder() {
   const { message } = AntdApp.useApp();
-  useEffect(() => bindMessageApi(message), [message]);
+  useEffect(() => bindNotifier(message), [message]);
   return null;
 }
 

@@ -17,6 +17,8 @@ export const en: Record<MessageKey, string> = {
   'login.tabPhone': 'Phone',
   'login.tenantId': 'Tenant ID',
   'login.tenantIdRequired': 'Please enter the tenant ID',
+  'login.showPassword': 'Show password',
+  'login.hidePassword': 'Hide password',
   'login.username': 'Username',
   'login.usernameRequired': 'Please enter the username',
   'login.password': 'Password',

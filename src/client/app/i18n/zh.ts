@@ -15,6 +15,8 @@ export const zh = {
   'login.tabPhone': '手机号登录',
   'login.tenantId': '租户ID',
   'login.tenantIdRequired': '请输入租户ID',
+  'login.showPassword': '显示密码',
+  'login.hidePassword': '隐藏密码',
   'login.username': '用户名',
   'login.usernameRequired': '请输入用户名',
   'login.password': '密码',

@@ -231,3 +231,21 @@ export function themeBootScript(storageKey: string): string {
     `if(l&&JSON.parse(l).content==='en')d.lang='en';}catch(x){}})();`
   );
 }
+
+/**
+ * CSS custom properties of a theme for the pages drawn without antd (sign-in, the crash notice):
+ * the same colours and radius antd's tokens give the other pages.
+ */
+export function plainThemeVars(palette: ThemePalette): Record<string, string> {
+  return {
+    '--plain-primary': palette.primary,
+    '--plain-radius': `${palette.borderRadius + 2}px`,
+    '--plain-surface': palette.dark ? '#1f1f1f' : '#ffffff',
+    '--plain-text': palette.dark ? 'rgba(255,255,255,0.85)' : 'rgba(0,0,0,0.88)',
+    '--plain-text-secondary': palette.dark ? 'rgba(255,255,255,0.45)' : 'rgba(0,0,0,0.45)',
+    '--plain-border': palette.dark ? '#424242' : '#d9d9d9',
+    '--plain-split': palette.dark ? '#303030' : '#f0f0f0',
+    '--plain-field': palette.dark ? '#141414' : '#ffffff',
+    '--plain-error': palette.dark ? '#dc4446' : '#ff4d4f',
+  };
+}

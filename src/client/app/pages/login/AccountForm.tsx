@@ -1,43 +1,54 @@
-import { useState } from 'react';
-import { Button, Form, Input } from 'antd';
-import LockOutlined from '@ant-design/icons/es/icons/LockOutlined';
-import UserOutlined from '@ant-design/icons/es/icons/UserOutlined';
+import { useState, type FormEvent } from 'react';
+import LockOutlined from '@ant-design/icons-svg/es/asn/LockOutlined';
+import UserOutlined from '@ant-design/icons-svg/es/asn/UserOutlined';
 import { loginByPassword } from '../../../api/auth.ts';
 import { ApiError } from '../../../api/http.ts';
 import { useSession } from '../../../store/session.ts';
 import { useT } from '../../i18n/index.ts';
 import { website } from '../../website.ts';
 import { CaptchaInput, type CaptchaValue } from './CaptchaInput.tsx';
+import { SubmitButton } from './SubmitButton.tsx';
+import { TextField } from './TextField.tsx';
+import { required, useFields } from './useFields.ts';
 import { useFinishSignIn } from './useFinishSignIn.ts';
 
-interface AccountFields {
-  username: string;
-  password: string;
-  captcha?: CaptchaValue;
-}
-
 /** Username + password sign-in (password sent as md5 hex), with a captcha row when configured or asked for. */
-export function AccountForm({ tenantId }: { tenantId: () => Promise<string | undefined> }) {
+export function AccountForm({ tenantId }: { tenantId: () => string | undefined }) {
   const t = useT();
-  const [form] = Form.useForm<AccountFields>();
+  const fields = useFields(
+    { username: '', password: '' },
+    { username: [required(t('login.usernameRequired'))], password: [(v) => (v ? undefined : t('login.passwordRequired'))] },
+  );
   const configured = useSession((s) => s.config.captchaMode ?? website.captchaMode);
   // After repeated failures on an account the server asks for the captcha (answer `captcha: true`).
   const [asked, setAsked] = useState(false);
   const captchaMode = configured || asked;
+  const [captcha, setCaptcha] = useState<CaptchaValue>({ key: '', code: '' });
+  const [captchaError, setCaptchaError] = useState<string>();
+  const [captchaRound, setCaptchaRound] = useState(0);
   const finish = useFinishSignIn();
   const [busy, setBusy] = useState(false);
-  const [captchaRound, setCaptchaRound] = useState(0);
 
-  const submit = async (values: AccountFields) => {
-    const tenant = await tenantId();
-    if (!tenant) return;
+  const changeCaptcha = (value: CaptchaValue) => {
+    setCaptcha(value);
+    if (captchaError && value.code) setCaptchaError(undefined);
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (busy) return;
+    const values = fields.validate();
+    const captchaMissing = captchaMode && !captcha.code;
+    setCaptchaError(captchaMissing ? t('login.captchaRequired') : undefined);
+    const tenant = tenantId();
+    if (!values || captchaMissing || !tenant) return;
     setBusy(true);
     try {
       const token = await loginByPassword({
         tenantId: tenant,
         username: values.username.trim(),
         password: values.password,
-        captcha: captchaMode && values.captcha ? values.captcha : undefined,
+        captcha: captchaMode ? captcha : undefined,
       });
       await finish(token, tenant);
     } catch (error) {
@@ -49,31 +60,29 @@ export function AccountForm({ tenantId }: { tenantId: () => Promise<string | und
   };
 
   return (
-    <Form form={form} name="account-login" size="large" onFinish={submit} autoComplete="on">
-      <Form.Item name="username" rules={[{ required: true, whitespace: true, message: t('login.usernameRequired') }]}>
-        <Input prefix={<UserOutlined />} placeholder={t('login.username')} autoComplete="username" />
-      </Form.Item>
-      <Form.Item name="password" rules={[{ required: true, message: t('login.passwordRequired') }]}>
-        <Input.Password prefix={<LockOutlined />} placeholder={t('login.password')} autoComplete="current-password" />
-      </Form.Item>
+    <form id="account-login" onSubmit={(e) => void submit(e)} autoComplete="on" noValidate>
+      <TextField
+        icon={UserOutlined}
+        placeholder={t('login.username')}
+        autoComplete="username"
+        value={fields.values.username}
+        error={fields.errors.username}
+        onChange={(v) => fields.set('username', v)}
+      />
+      <TextField
+        icon={LockOutlined}
+        placeholder={t('login.password')}
+        autoComplete="current-password"
+        secret
+        revealLabels={[t('login.showPassword'), t('login.hidePassword')]}
+        value={fields.values.password}
+        error={fields.errors.password}
+        onChange={(v) => fields.set('password', v)}
+      />
       {captchaMode && (
-        <Form.Item
-          name="captcha"
-          rules={[
-            {
-              validator: (_, value?: CaptchaValue) =>
-                value?.code ? Promise.resolve() : Promise.reject(new Error(t('login.captchaRequired'))),
-            },
-          ]}
-        >
-          <CaptchaInput refreshKey={captchaRound} />
-        </Form.Item>
+        <CaptchaInput value={captcha} onChange={changeCaptcha} error={captchaError} refreshKey={captchaRound} />
       )}
-      <Form.Item style={{ marginBottom: 0 }}>
-        <Button type="primary" htmlType="submit" block loading={busy}>
-          {busy ? t('login.signingIn') : t('login.submit')}
-        </Button>
-      </Form.Item>
-    </Form>
+      <SubmitButton busy={busy} />
+    </form>
   );
 }

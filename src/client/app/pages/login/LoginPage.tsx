@@ -1,20 +1,21 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
-import { Card, Flex, Form, Input, Spin, Tabs, Typography, theme } from 'antd';
-import TeamOutlined from '@ant-design/icons/es/icons/TeamOutlined';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
+import TeamOutlined from '@ant-design/icons-svg/es/asn/TeamOutlined';
 import { useSearchParams } from 'react-router';
 import { loginBySocial } from '../../../api/auth.ts';
 import { getStore } from '../../../store/storage.ts';
 import { useSession } from '../../../store/session.ts';
 import { useSettings } from '../../../store/settings.ts';
 import { useT } from '../../i18n/index.ts';
-import { LanguageSwitch } from '../../layout/LanguageSwitch.tsx';
 import { loadFrontConfig } from '../../session/signIn.ts';
 import { palettes } from '../../theme/palette.ts';
 import { website } from '../../website.ts';
 import { AccountForm } from './AccountForm.tsx';
+import { LoginLanguage } from './LoginLanguage.tsx';
 import { PhoneForm } from './PhoneForm.tsx';
-import { SocialButtons } from './SocialButtons.tsx';
+import { TextField } from './TextField.tsx';
 import { useFinishSignIn } from './useFinishSignIn.ts';
+import '../../plain/plain.css';
+import './login.css';
 
 /** Finishes a social sign-in when the provider sends the browser back with ?source&code&state. */
 function useSocialReturn(): boolean {
@@ -43,14 +44,31 @@ function useSocialReturn(): boolean {
   return working;
 }
 
+type Method = 'account' | 'phone';
+
+/** Only when the server reports providers: their icons are not worth shipping otherwise. */
+const SocialButtons = lazy(() => import('./SocialButtons.tsx'));
+
+/**
+ * The sign-in page. Plain elements styled by the theme's colours, no antd (issue 17: the page
+ * works after ~100 KiB); antd and the signed-in frame load in idle time while the user types.
+ */
 export default function LoginPage() {
   const t = useT();
-  const { token } = theme.useToken();
-  const themeName = useSettings((s) => s.theme);
-  const palette = palettes[themeName];
+  const palette = palettes[useSettings((s) => s.theme)];
   const providers = useSession((s) => s.config.socialProviders) ?? [];
-  const [tenantForm] = Form.useForm<{ tenantId: string }>();
   const socialWorking = useSocialReturn();
+  const [method, setMethod] = useState<Method>('account');
+  // A form mounts when its tab is first opened and then stays (what was typed survives a switch).
+  const [opened, setOpened] = useState<Method[]>(['account']);
+  const open = (key: Method) => {
+    setMethod(key);
+    setOpened((list) => (list.includes(key) ? list : [...list, key]));
+  };
+  const [tenant, setTenant] = useState(() => getStore<string>('tenantId') ?? website.defaultTenantId);
+  const [tenantError, setTenantError] = useState<string>();
+  const tenantRef = useRef(tenant);
+  tenantRef.current = tenant;
 
   useEffect(() => {
     document.title = `${t('login.title')} - ${t('app.name')}`;
@@ -60,94 +78,84 @@ export default function LoginPage() {
     void loadFrontConfig();
     // Fetch the signed-in frame while the user types, so the menus show right after 登录.
     const idle = window.setTimeout(() => {
+      void import('../../AntdFrame.tsx');
       void import('../../layout/MainLayout.tsx');
       void import('../HomePage.tsx');
     }, 1500);
     return () => window.clearTimeout(idle);
   }, []);
 
-  /** The tenant id shared by all sign-in methods; undefined (with a field error) when empty. */
-  const tenantId = useCallback(async () => {
+  const changeTenant = (value: string) => {
+    setTenant(value);
+    setTenantError(value.trim() ? undefined : t('login.tenantIdRequired'));
+  };
+
+  /** The tenant id shared by all sign-in methods; undefined (with the field's message) when empty. */
+  const tenantId = useCallback((): string | undefined => {
     if (!website.tenantMode) return website.defaultTenantId;
-    try {
-      const { tenantId: value } = await tenantForm.validateFields();
-      return value.trim();
-    } catch {
-      return undefined;
-    }
-  }, [tenantForm]);
+    const value = tenantRef.current.trim();
+    setTenantError(value ? undefined : t('login.tenantIdRequired'));
+    return value || undefined;
+  }, [t]);
+
+  const methods: { key: Method; label: string }[] = [
+    { key: 'account', label: t('login.tabAccount') },
+    { key: 'phone', label: t('login.tabPhone') },
+  ];
 
   return (
-    <Flex
-      vertical
-      align="center"
-      justify="center"
-      style={{
-        minHeight: '100vh',
-        padding: 16,
-        background: `linear-gradient(135deg, ${palette.siderBg} 0%, ${palette.primary} 100%)`,
-      }}
-    >
-      <div style={{ position: 'fixed', top: 16, right: 24 }}>
-        <LanguageSwitch light />
-      </div>
-      <Card
-        style={{ width: '100%', maxWidth: 920, overflow: 'hidden', boxShadow: token.boxShadowSecondary }}
-        styles={{ body: { padding: 0 } }}
-      >
-        <Flex wrap>
-          <Flex
-            vertical
-            justify="center"
-            gap={12}
-            style={{ flex: '1 1 360px', minHeight: 200, padding: 40, background: palette.primary, color: '#fff' }}
-          >
-            <img
-              src="/logo.svg"
-              alt=""
-              width={56}
-              height={56}
-              style={{ borderRadius: 14, boxShadow: '0 0 0 2px rgba(255,255,255,0.55)' }}
+    <div className="login-page" style={{ background: `linear-gradient(135deg, ${palette.siderBg} 0%, ${palette.primary} 100%)` }}>
+      <LoginLanguage />
+      <main className="login-card">
+        <div className="login-brand" style={{ background: palette.primary }}>
+          <img src="/logo.svg" alt="" width={56} height={56} />
+          <h2>{t('app.name')}</h2>
+          <p>{t('login.subtitle')}</p>
+        </div>
+        <div className="login-main" aria-busy={socialWorking}>
+          <h3>{t('login.welcome')}</h3>
+          {website.tenantMode && (
+            <TextField
+              icon={TeamOutlined}
+              placeholder={t('login.tenantId')}
+              value={tenant}
+              error={tenantError}
+              onChange={changeTenant}
             />
-            <Typography.Title level={2} style={{ color: '#fff', margin: 0 }}>
-              {t('app.name')}
-            </Typography.Title>
-            <Typography.Text style={{ color: 'rgba(255,255,255,0.8)', fontSize: 16 }}>
-              {t('login.subtitle')}
-            </Typography.Text>
-          </Flex>
-          <div style={{ flex: '1 1 380px', padding: '32px 40px' }}>
-            <Typography.Title level={3} style={{ marginTop: 0 }}>
-              {t('login.welcome')}
-            </Typography.Title>
-            <Spin spinning={socialWorking} description={t('login.signingIn')}>
-              {website.tenantMode && (
-                <Form
-                  form={tenantForm}
-                  name="tenant"
-                  size="large"
-                  initialValues={{ tenantId: getStore<string>('tenantId') ?? website.defaultTenantId }}
-                >
-                  <Form.Item
-                    name="tenantId"
-                    rules={[{ required: true, whitespace: true, message: t('login.tenantIdRequired') }]}
-                    style={{ marginBottom: 8 }}
-                  >
-                    <Input prefix={<TeamOutlined />} placeholder={t('login.tenantId')} />
-                  </Form.Item>
-                </Form>
-              )}
-              <Tabs
-                items={[
-                  { key: 'account', label: t('login.tabAccount'), children: <AccountForm tenantId={tenantId} /> },
-                  { key: 'phone', label: t('login.tabPhone'), children: <PhoneForm tenantId={tenantId} /> },
-                ]}
-              />
-              <SocialButtons providers={providers} tenantId={tenantId} />
-            </Spin>
+          )}
+          <div role="tablist" className="login-tabs">
+            {methods.map(({ key, label }) => (
+              <button
+                key={key}
+                type="button"
+                role="tab"
+                id={`login-tab-${key}`}
+                aria-selected={method === key}
+                aria-controls={`login-pane-${key}`}
+                onClick={() => open(key)}
+              >
+                {label}
+              </button>
+            ))}
           </div>
-        </Flex>
-      </Card>
-    </Flex>
+          {opened.map((key) => (
+            <div key={key} role="tabpanel" id={`login-pane-${key}`} aria-labelledby={`login-tab-${key}`} hidden={method !== key}>
+              {key === 'account' ? <AccountForm tenantId={tenantId} /> : <PhoneForm tenantId={tenantId} />}
+            </div>
+          ))}
+          {providers.length > 0 && (
+            <Suspense>
+              <SocialButtons providers={providers} tenantId={tenantId} />
+            </Suspense>
+          )}
+          {socialWorking && (
+            <div className="login-busy" role="status">
+              <span className="plain-spin" aria-hidden="true" />
+              {t('login.signingIn')}
+            </div>
+          )}
+        </div>
+      </main>
+    </div>
   );
 }

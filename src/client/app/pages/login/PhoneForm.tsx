@@ -1,18 +1,16 @@
-import { useEffect, useState } from 'react';
-import { App, Button, Flex, Form, Input } from 'antd';
-import MailOutlined from '@ant-design/icons/es/icons/MailOutlined';
-import MobileOutlined from '@ant-design/icons/es/icons/MobileOutlined';
+import { useEffect, useState, type FormEvent } from 'react';
+import MailOutlined from '@ant-design/icons-svg/es/asn/MailOutlined';
+import MobileOutlined from '@ant-design/icons-svg/es/asn/MobileOutlined';
 import { loginByPhone, sendSmsCode } from '../../../api/auth.ts';
+import { notifier } from '../../../api/notify.ts';
 import { useT } from '../../i18n/index.ts';
 import { website } from '../../website.ts';
+import { SubmitButton } from './SubmitButton.tsx';
+import { TextField } from './TextField.tsx';
+import { matches, required, useFields } from './useFields.ts';
 import { useFinishSignIn } from './useFinishSignIn.ts';
 
 const MOBILE = /^1\d{10}$/;
-
-interface PhoneFields {
-  phone: string;
-  code: string;
-}
 
 /** Seconds left before the code can be sent again; 0 when it can. */
 function useCountdown(): [number, () => void] {
@@ -26,10 +24,15 @@ function useCountdown(): [number, () => void] {
 }
 
 /** Phone + SMS code sign-in (grant sms_code with the smsId the send call returned). */
-export function PhoneForm({ tenantId }: { tenantId: () => Promise<string | undefined> }) {
+export function PhoneForm({ tenantId }: { tenantId: () => string | undefined }) {
   const t = useT();
-  const { message } = App.useApp();
-  const [form] = Form.useForm<PhoneFields>();
+  const fields = useFields(
+    { phone: '', code: '' },
+    {
+      phone: [required(t('login.phoneRequired')), matches(MOBILE, t('login.phoneInvalid'))],
+      code: [required(t('login.smsCodeRequired'))],
+    },
+  );
   const finish = useFinishSignIn();
   const [smsId, setSmsId] = useState<string>();
   const [left, startCountdown] = useCountdown();
@@ -37,26 +40,29 @@ export function PhoneForm({ tenantId }: { tenantId: () => Promise<string | undef
   const [busy, setBusy] = useState(false);
 
   const send = async () => {
-    const tenant = await tenantId();
-    if (!tenant) return;
+    const tenant = tenantId();
+    const values = fields.validate(['phone']);
+    if (!tenant || !values) return;
+    setSending(true);
     try {
-      const { phone } = await form.validateFields(['phone']);
-      setSending(true);
-      setSmsId(await sendSmsCode(tenant, phone));
+      setSmsId(await sendSmsCode(tenant, values.phone));
       startCountdown();
-      void message.success(t('login.codeSent'));
+      notifier().success(t('login.codeSent'));
     } catch {
-      // Validation errors show on the field; HTTP errors were toasted.
+      // The HTTP client showed the server's message.
     } finally {
       setSending(false);
     }
   };
 
-  const submit = async (values: PhoneFields) => {
-    const tenant = await tenantId();
-    if (!tenant) return;
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (busy) return;
+    const values = fields.validate();
+    const tenant = tenantId();
+    if (!values || !tenant) return;
     if (!smsId) {
-      void message.warning(t('login.sendCodeFirst'));
+      notifier().warning(t('login.sendCodeFirst'));
       return;
     }
     setBusy(true);
@@ -69,36 +75,40 @@ export function PhoneForm({ tenantId }: { tenantId: () => Promise<string | undef
   };
 
   return (
-    <Form form={form} name="phone-login" size="large" onFinish={submit}>
-      <Form.Item
-        name="phone"
-        rules={[
-          { required: true, message: t('login.phoneRequired') },
-          { pattern: MOBILE, message: t('login.phoneInvalid') },
-        ]}
-      >
-        <Input prefix={<MobileOutlined />} placeholder={t('login.phone')} maxLength={11} autoComplete="tel" />
-      </Form.Item>
-      <Form.Item required>
-        <Flex gap={8}>
-          <Form.Item name="code" noStyle rules={[{ required: true, message: t('login.smsCodeRequired') }]}>
-            <Input
-              prefix={<MailOutlined />}
-              placeholder={t('login.smsCode')}
-              maxLength={6}
-              autoComplete="one-time-code"
-            />
-          </Form.Item>
-          <Button onClick={send} disabled={left > 0} loading={sending} style={{ minWidth: 120 }}>
+    <form id="phone-login" onSubmit={(e) => void submit(e)} noValidate>
+      <TextField
+        icon={MobileOutlined}
+        placeholder={t('login.phone')}
+        maxLength={11}
+        inputMode="tel"
+        autoComplete="tel"
+        value={fields.values.phone}
+        error={fields.errors.phone}
+        onChange={(v) => fields.set('phone', v)}
+      />
+      <TextField
+        icon={MailOutlined}
+        placeholder={t('login.smsCode')}
+        maxLength={6}
+        inputMode="numeric"
+        autoComplete="one-time-code"
+        value={fields.values.code}
+        error={fields.errors.code}
+        onChange={(v) => fields.set('code', v)}
+        addon={
+          <button
+            type="button"
+            className="plain-btn"
+            onClick={() => void send()}
+            disabled={left > 0 || sending}
+            style={{ minWidth: 120 }}
+          >
+            {sending && <span className="plain-spin" aria-hidden="true" />}
             {left > 0 ? t('login.resendIn', { seconds: left }) : t('login.sendCode')}
-          </Button>
-        </Flex>
-      </Form.Item>
-      <Form.Item style={{ marginBottom: 0 }}>
-        <Button type="primary" htmlType="submit" block loading={busy}>
-          {busy ? t('login.signingIn') : t('login.submit')}
-        </Button>
-      </Form.Item>
-    </Form>
+          </button>
+        }
+      />
+      <SubmitButton busy={busy} />
+    </form>
   );
 }

@@ -1,21 +1,21 @@
-import type { ComponentType } from 'react';
-import { Button, Divider, Flex } from 'antd';
-import AlipayCircleOutlined from '@ant-design/icons/es/icons/AlipayCircleOutlined';
-import CodeOutlined from '@ant-design/icons/es/icons/CodeOutlined';
-import DingtalkOutlined from '@ant-design/icons/es/icons/DingtalkOutlined';
-import GithubOutlined from '@ant-design/icons/es/icons/GithubOutlined';
-import GoogleOutlined from '@ant-design/icons/es/icons/GoogleOutlined';
-import LoginOutlined from '@ant-design/icons/es/icons/LoginOutlined';
-import QqOutlined from '@ant-design/icons/es/icons/QqOutlined';
-import WechatOutlined from '@ant-design/icons/es/icons/WechatOutlined';
-import WechatWorkOutlined from '@ant-design/icons/es/icons/WechatWorkOutlined';
-import WeiboOutlined from '@ant-design/icons/es/icons/WeiboOutlined';
+import AlipayCircleOutlined from '@ant-design/icons-svg/es/asn/AlipayCircleOutlined';
+import CodeOutlined from '@ant-design/icons-svg/es/asn/CodeOutlined';
+import DingtalkOutlined from '@ant-design/icons-svg/es/asn/DingtalkOutlined';
+import GithubOutlined from '@ant-design/icons-svg/es/asn/GithubOutlined';
+import GoogleOutlined from '@ant-design/icons-svg/es/asn/GoogleOutlined';
+import LoginOutlined from '@ant-design/icons-svg/es/asn/LoginOutlined';
+import QqOutlined from '@ant-design/icons-svg/es/asn/QqOutlined';
+import WechatOutlined from '@ant-design/icons-svg/es/asn/WechatOutlined';
+import WechatWorkOutlined from '@ant-design/icons-svg/es/asn/WechatWorkOutlined';
+import WeiboOutlined from '@ant-design/icons-svg/es/asn/WeiboOutlined';
+import type { IconDefinition } from '@ant-design/icons-svg/es/types';
 import { socialRenderUrl } from '../../../api/auth.ts';
 import type { SocialProvider } from '../../../api/types.ts';
 import { useT } from '../../i18n/index.ts';
+import { SvgIcon } from '../../plain/SvgIcon.tsx';
 
-/** Icons for well-known providers (imported one by one to keep the login chunk small). */
-const PROVIDER_ICONS: Record<string, ComponentType> = {
+/** Icons for well-known providers. */
+const PROVIDER_ICONS: Record<string, IconDefinition> = {
   github: GithubOutlined,
   gitee: CodeOutlined,
   wechat: WechatOutlined,
@@ -28,44 +28,33 @@ const PROVIDER_ICONS: Record<string, ComponentType> = {
   google: GoogleOutlined,
 };
 
-function ProviderIcon({ source }: { source: string }) {
-  const Icon = PROVIDER_ICONS[source.toLowerCase()] ?? LoginOutlined;
-  return <Icon />;
-}
-
 /** One button per provider the server reports; each starts the provider's sign-in page. */
-export function SocialButtons({
-  providers,
-  tenantId,
-}: {
-  providers: SocialProvider[];
-  tenantId: () => Promise<string | undefined>;
-}) {
+export default function SocialButtons({ providers, tenantId }: { providers: SocialProvider[]; tenantId: () => string | undefined }) {
   const t = useT();
-  if (providers.length === 0) return null;
-
-  const start = async (source: string) => {
-    const tenant = await tenantId();
+  const start = (source: string) => {
+    const tenant = tenantId();
     if (tenant) window.location.assign(socialRenderUrl(source, tenant));
   };
 
   return (
     <>
-      <Divider plain style={{ margin: '20px 0 12px' }}>
+      <div className="login-divider" role="separator">
         {t('login.socialTitle')}
-      </Divider>
-      <Flex gap={8} wrap justify="center">
+      </div>
+      <div className="login-social">
         {providers.map((provider) => (
-          <Button
+          <button
             key={provider.source}
+            type="button"
+            className="plain-btn"
             data-social={provider.source}
-            icon={<ProviderIcon source={provider.source} />}
-            onClick={() => void start(provider.source)}
+            onClick={() => start(provider.source)}
           >
+            <SvgIcon icon={PROVIDER_ICONS[provider.source.toLowerCase()] ?? LoginOutlined} />
             {provider.name || provider.source}
-          </Button>
+          </button>
         ))}
-      </Flex>
+      </div>
     </>
   );
 }
