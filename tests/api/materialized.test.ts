@@ -14,7 +14,7 @@ import Database from 'better-sqlite3';
 import { databases, startTestServer, type TestServer } from '../support/server.ts';
 import { expectOk, signedIn, type Api } from '../support/client.ts';
 import { BASES, approvedBill, lines, makeWorld, type World } from '../support/bills.ts';
-import { materializedDrift, materializedOf, periodPlan, readRollup, rebuildMaterialized } from '../../src/server/engine/materialized.ts';
+import { materializedDrift, materializedOf, periodPlan, readRollup, rebuildMaterialized, tablesRead } from '../../src/server/engine/materialized.ts';
 import { addDays, addMonths, formatDate } from '../../src/shared/dates.ts';
 
 type Row = Record<string, unknown>;
@@ -35,6 +35,13 @@ test('periodPlan: whole months from the rollup; a partial month by its fewer day
   expect(periodPlan('2026-01-20', '2026-02-05')).toEqual({ add: [['2026-01-20', '2026-01-31'], ['2026-02-01', '2026-02-05']], subtract: [] });
   expect(periodPlan(undefined, '2026-05-20')).toEqual({ months: { first: undefined, last: '2026-05' }, add: [], subtract: [['2026-05-21', '2026-05-31']] });
   expect(periodPlan('2026-05-20', undefined)).toEqual({ months: { first: '2026-06', last: undefined }, add: [['2026-05-20', '2026-05-31']], subtract: [] });
+});
+
+test('tablesRead: the tables after from and join, once each, not a subquery or a function argument', () => {
+  const select =
+    "select h.id, extract(year from h.bill_date) as y from erp_sales_out_head h join (select head_id from erp_sales_out_body b) x on x.head_id = h.id left join erp_customer c on c.id = h.customer_id union all select id from erp_sales_out_head";
+  // `h` (extract's argument) is named too: the rebuild asks the catalogue which names are tables.
+  expect(tablesRead(select)).toEqual(['h', 'erp_sales_out_head', 'erp_sales_out_body', 'erp_customer']);
 });
 
 describe.each(databases())('materialized views ($name)', ({ databaseUrl }) => {
