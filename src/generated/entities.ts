@@ -1670,6 +1670,18 @@ export interface PartnerApInvoiceMove extends Partial<Omit<BaseRow, 'id'>> {
    * 价税合计；精确小数（字符串）
    */
   totalAmt?: string;
+  /**
+   * 来源单据
+   */
+  sourceHeadId?: string;
+  /**
+   * 来源行数量；精确小数（字符串）
+   */
+  sourceQty?: string;
+  /**
+   * 来源行价税合计；精确小数（字符串）
+   */
+  sourceTotalAmt?: string;
 }
 
 /**
@@ -1754,6 +1766,18 @@ export interface PartnerArInvoiceMove extends Partial<Omit<BaseRow, 'id'>> {
    * 价税合计；精确小数（字符串）
    */
   totalAmt?: string;
+  /**
+   * 来源单据
+   */
+  sourceHeadId?: string;
+  /**
+   * 来源行数量；精确小数（字符串）
+   */
+  sourceQty?: string;
+  /**
+   * 来源行价税合计；精确小数（字符串）
+   */
+  sourceTotalAmt?: string;
 }
 
 /**
