@@ -145,6 +145,12 @@ export async function rebuildMaterialized(database: Database, m: Materialized): 
         from ${ref(m.model.table)} group by tenant_id, ${sql.join(groups)}`.execute(trx);
     }
   });
+  // The rebuilt table's own statistics (its old ones describe the rows it held before): the
+  // planner's estimates for the reports' scans and joins over it.
+  if (database.kind === 'postgres') {
+    const built = [m.model.table, ...m.rollups.map((rollup) => rollupTable(m, rollup.name))];
+    await sql`analyze ${sql.join(built.map(ref))}`.execute(database.db);
+  }
 }
 
 const FORMAT = 2;
