@@ -94,6 +94,8 @@ describe('token refresh and lost sessions', () => {
     expect(logout.status).toBe(200);
     await clearCache(page);
     await page.waitForURL(/\/login\?redirect=%2Finfo%2Findex/);
+    // Still shown once the sign-in page is up (the signed-in frame, gone by then, must not take it along).
+    await page.getByPlaceholder('用户名').waitFor();
     await expectMessage(page, '用户令牌过期，请重新登录');
     expect(await cookie(page, 'saber-access-token')).toBeUndefined();
 

@@ -32,3 +32,12 @@ const unbound: Notifier = {
 export function notifier(): Notifier {
   return bound ?? unbound;
 }
+
+/**
+ * For a message shown just before leaving for the sign-in page (a lost session): the bound API
+ * draws its messages inside antd's frame, which the sign-in page unmounts — the message would
+ * vanish with it. This one is drawn by antd's static holder, outside every route.
+ */
+export function notifierOutsideFrame(): Notifier {
+  return unbound;
+}

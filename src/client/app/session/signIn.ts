@@ -1,6 +1,6 @@
 import { logout } from '../../api/auth.ts';
 import { ApiError, registerSessionHooks } from '../../api/http.ts';
-import { notifier } from '../../api/notify.ts';
+import { notifier, notifierOutsideFrame } from '../../api/notify.ts';
 import { fetchButtons, fetchFrontConfig, fetchMenuRoutes, fetchUserInfo } from '../../api/shell.ts';
 import type { TokenResponse } from '../../api/types.ts';
 import { clearDictionaryCache } from '../../store/dicts.ts';
@@ -135,7 +135,7 @@ export function sessionLost(): void {
   persistDrafts();
   const redirect = currentLocation();
   forgetLocalSession({ keepTabs: true });
-  notifier().error(translate('http.sessionExpired'));
+  notifierOutsideFrame().error(translate('http.sessionExpired'));
   const onPublicPage = redirect.startsWith(website.loginPath);
   navigateTo(onPublicPage ? website.loginPath : `${website.loginPath}?redirect=${encodeURIComponent(redirect)}`, {
     replace: true,
