@@ -75,7 +75,11 @@ export async function joinCluster(databaseUrl: string, onInvalidate: (tables: st
       if (!batch.length) return;
       const payload = `${me}:${batch.join(',')}`;
       batch = [];
-      sending = client.query('select pg_notify($1, $2)', [CHANNEL, payload]).catch((error: unknown) => warn(`cluster notify failed: ${String(error)}`));
+      // One query at a time on this connection (pg queues overlapping ones but will refuse them
+      // from pg@9): a long list's notices, and a flush while the last one is still on its way.
+      sending = sending
+        .then(() => client.query('select pg_notify($1, $2)', [CHANNEL, payload]))
+        .catch((error: unknown) => warn(`cluster notify failed: ${String(error)}`));
     };
     for (const table of tables) {
       if ((batch.join(',').length + table.length + 20) > MAX_PAYLOAD) send();
