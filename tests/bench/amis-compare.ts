@@ -16,11 +16,9 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { gzipSync } from 'node:zlib';
-import { chromium, type Page } from 'playwright-core';
-import { CHROMIUM } from '../e2e/support/browser.ts';
-import { assetsRequestedBefore, installPaintProbe, typeAndTime, waitForPaintOf } from './client/probe.ts';
-import { percentile, serveDir } from './client/static.ts';
+import type { Page } from 'playwright-core';
+import { assetsRequestedBefore, openColdPage, typeAndTime, waitForPaintOf } from './client/probe.ts';
+import { gzipKiB, percentile, serveDir } from './client/static.ts';
 import { CRUD_COLUMNS, FORM_FIELDS, kindOf } from './client/pagesResource.ts';
 
 const AMIS_VERSION = '6.13.0';
@@ -99,14 +97,6 @@ const SPECS: Spec[] = [
   { name: 'crud10k', page: 'crud10k', first: ROW },
 ];
 
-function gzipKiB(dir: string, files: string[]): number {
-  let bytes = 0;
-  for (const file of new Set(files)) {
-    const full = path.join(dir, file);
-    if (fs.existsSync(full)) bytes += gzipSync(fs.readFileSync(full), { level: 9 }).length;
-  }
-  return bytes / 1024;
-}
 
 async function typeIntoField150(page: Page) {
   await page.click('input[name="f150"]');
@@ -124,17 +114,8 @@ async function measure(url: string, dir: string, spec: Spec) {
   const keyPaints: number[] = [];
   let shipped = 0;
   for (let run = 0; run < RUNS; run += 1) {
-    const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'erp-amis-bench-'));
-    const context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      viewport: { width: 1440, height: 900 },
-      locale: 'zh-CN',
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    });
+    const { page, close } = await openColdPage();
     try {
-      await installPaintProbe(context);
-      const page = context.pages()[0] ?? (await context.newPage());
       await page.goto(`${url}/index.html?page=${spec.page}`);
       const painted = await waitForPaintOf(page, spec.first);
       paints.push(painted);
@@ -149,8 +130,7 @@ async function measure(url: string, dir: string, spec: Spec) {
         keyPaints.push(...typed.keyPaints);
       }
     } finally {
-      await context.close();
-      fs.rmSync(profile, { recursive: true, force: true });
+      await close();
     }
   }
   const p = (values: number[], q: number) => (values.length ? percentile(values, q) : undefined);

@@ -15,16 +15,14 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { gzipSync } from 'node:zlib';
 import { build } from 'vite';
-import { chromium, type Page } from 'playwright-core';
-import { assetsRequestedBefore, installPaintProbe, typeAndTime, waitForPaintOf } from './client/probe.ts';
-import { buildBenchPages, percentile, serveDir } from './client/static.ts';
+import type { Page } from 'playwright-core';
+import { assetsRequestedBefore, openColdPage, typeAndTime, waitForPaintOf } from './client/probe.ts';
+import { buildBenchPages, gzipKiB, percentile, serveDir } from './client/static.ts';
 import { measureRoutes, type RouteFigures } from './client-routes.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const RESULTS = path.join(ROOT, '.bench/client.json');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const runsArg = process.argv.indexOf('--runs');
 const RUNS = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 5;
 const KEYS = 20;
@@ -56,14 +54,6 @@ const PAGES = [
   { name: 'crud10k', query: 'page=crud10k', first: '.ag-row[row-index="0"]' },
 ];
 
-function gzipKiB(dir: string, files: Set<string>): number {
-  let bytes = 0;
-  for (const file of files) {
-    const full = path.join(dir, file);
-    if (fs.existsSync(full)) bytes += gzipSync(fs.readFileSync(full), { level: 9 }).length;
-  }
-  return bytes / 1024;
-}
 
 async function typeIntoField150(page: Page): Promise<{ keys: number[]; keyPaints: number[] }> {
   // A field not yet mounted shows a focusable placeholder: clicking it mounts and focuses the editor.
@@ -80,17 +70,8 @@ async function measurePage(url: string, outDir: string, spec: (typeof PAGES)[num
   const keyPaints: number[] = [];
   let shipped = 0;
   for (let run = 0; run < RUNS; run += 1) {
-    const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'erp-client-bench-'));
-    const context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      viewport: { width: 1440, height: 900 },
-      locale: 'zh-CN',
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
-    });
+    const { page, close } = await openColdPage();
     try {
-      await installPaintProbe(context);
-      const page = context.pages()[0] ?? (await context.newPage());
       await page.goto(`${url}/pages.html?${spec.query}`);
       const first = await waitForPaintOf(page, spec.first);
       firstPaintMs.push(first);
@@ -104,8 +85,7 @@ async function measurePage(url: string, outDir: string, spec: (typeof PAGES)[num
         keyPaints.push(...typed.keyPaints);
       }
     } finally {
-      await context.close();
-      fs.rmSync(profile, { recursive: true, force: true });
+      await close();
     }
   }
   return {

@@ -7,7 +7,12 @@
  * The scripts are plain text: the bench runs under tsx, whose transform would add helpers to
  * functions handed to the page that the page does not have.
  */
-import type { BrowserContext, Page } from 'playwright-core';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 const PROBE = `(() => {
   performance.setResourceTimingBufferSize(5000);
@@ -78,4 +83,25 @@ export async function assetsRequestedBefore(page: Page, beforeMs: number): Promi
     .filter((entry) => entry.startTime < ${beforeMs})
     .map((entry) => new URL(entry.name).pathname)
     .filter((path) => /\\.(js|css)$/.test(path))`) as Promise<string[]>;
+}
+
+/** A page in a fresh Chromium profile (a cold cache) with the probe installed, desktop-sized. */
+export async function openColdPage(): Promise<{ page: Page; close(): Promise<void> }> {
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'erp-client-bench-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    viewport: { width: 1440, height: 900 },
+    locale: 'zh-CN',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'],
+  });
+  await installPaintProbe(context);
+  const page = context.pages()[0] ?? (await context.newPage());
+  return {
+    page,
+    close: async () => {
+      await context.close();
+      fs.rmSync(profile, { recursive: true, force: true });
+    },
+  };
 }

@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { build } from 'vite';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
@@ -11,6 +12,16 @@ export function percentile(values: number[], p: number): number {
   if (!values.length) return Number.NaN;
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+/** KiB of the files (paths under `dir`), each gzipped at level 9, each counted once. */
+export function gzipKiB(dir: string, files: Iterable<string>): number {
+  let bytes = 0;
+  for (const file of new Set(files)) {
+    const full = path.join(dir, file);
+    if (fs.existsSync(full)) bytes += gzipSync(fs.readFileSync(full), { level: 9 }).length;
+  }
+  return bytes / 1024;
 }
 
 const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.svg': 'image/svg+xml' };
