@@ -88,9 +88,11 @@ describe('personal information', () => {
     await page.getByText('两次输入密码不一致!').waitFor();
     await page.getByLabel('确认密码').fill('admin-2');
     await page.locator('form[id=password]').getByRole('button', { name: '提交' }).click();
-    await expectMessage(page, '密码修改成功');
-    // Tokens of the old password are refused: the page signs out to the login.
+    // Tokens of the old password are refused: the page signs out to the login, and the message
+    // is still there once the sign-in page is up.
     await page.waitForURL(/\/login/);
+    await page.getByPlaceholder('用户名').waitFor();
+    await expectMessage(page, '密码修改成功');
     await signedIn(session.server.url, '000000', 'admin', 'admin-2');
   });
 });

@@ -282,6 +282,40 @@ describe('master-data dialogs', () => {
     expect(pageErrors).toEqual([]);
   });
 
+  test('a picker clicked before its schema has arrived opens once it does (the click is not lost)', async () => {
+    const { page, pageErrors } = browser;
+    // Hold the tax-rate schema back, as a slow link or a busy machine would.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const held = '**/api/erp-meta/resource?name=tax-rate*';
+    await page.route(held, async (route) => {
+      await released;
+      await route.continue();
+    });
+    try {
+      await openList(page, server.url, '/base/customer', 'customer');
+      await page.getByTestId('list-toolbar').getByRole('button', { name: /新\s*增/ }).click();
+      const dialog = modal(page, '新增客户');
+      await dialog.waitFor();
+      await field(dialog, 'taxRateId').locator('.ant-select').click();
+      // Waiting is shown on the field itself.
+      await field(dialog, 'taxRateId').locator('.anticon-loading').waitFor();
+      await expect(modal(page, /^税率$/).count()).resolves.toBe(0);
+      release();
+      const picker = modal(page, /^税率$/);
+      await picker.waitFor();
+      await picker.locator('.ant-table-tbody tr.ant-table-row').filter({ hasText: '增值税13%' }).waitFor();
+      await footerButton(picker, /取\s*消/).click();
+      await expect.poll(() => picker.count()).toBe(0);
+      await footerButton(dialog, /取\s*消/).click();
+    } finally {
+      release();
+      // Waits for the held request to go on before the handler goes away.
+      await page.unrouteAll({ behavior: 'wait' });
+    }
+    expect(pageErrors).toEqual([]);
+  });
+
   test('staff attachments warn at six (当前页面最多可上传六个附件！); a brand logo must be 116*116', async () => {
     const { page, pageErrors } = browser;
     await openList(page, server.url, '/base/staff', 'staff');

@@ -1,5 +1,6 @@
-import { lazy, Suspense, useMemo, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { App, Select } from 'antd';
+import LoadingOutlined from '@ant-design/icons/es/icons/LoadingOutlined';
 import SearchOutlined from '@ant-design/icons/es/icons/SearchOutlined';
 import { isEmptyValue } from '../../../shared/expr.ts';
 import { useResource } from '../common/useResource.ts';
@@ -72,6 +73,13 @@ export function PickerInput(props: PickerInputProps) {
     return [...picked, ...fromText];
   }, [picker, text, values, picked]);
   const rows = usePickerRows(resource, picker, values, knownRows);
+  const [waitingForSchema, setWaitingForSchema] = useState(false);
+  useEffect(() => {
+    if (!waitingForSchema || !picker) return;
+    setWaitingForSchema(false);
+    openDialog();
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- opens once, when the schema arrives
+  }, [waitingForSchema, picker]);
 
   if (picker?.kind === 'autocomplete' && resource) {
     return (
@@ -90,7 +98,13 @@ export function PickerInput(props: PickerInputProps) {
   }
 
   const openDialog = () => {
-    if (disabled || !picker) return;
+    if (disabled) return;
+    // The picked resource's schema may still be on its way (a slow link, a busy machine): the
+    // click is remembered and the dialog opens when it arrives, instead of the click doing nothing.
+    if (!picker) {
+      setWaitingForSchema(true);
+      return;
+    }
     const required = picker.requires?.field;
     if (required && isEmptyValue(getRecord?.()[required])) {
       void message.warning(picker.requires?.message ?? t('picker.pickOne', { title: required }));
@@ -123,7 +137,7 @@ export function PickerInput(props: PickerInputProps) {
           size={size}
           allowClear={!disabled}
           maxTagCount="responsive"
-          suffixIcon={<SearchOutlined />}
+          suffixIcon={waitingForSchema ? <LoadingOutlined spin /> : <SearchOutlined />}
           style={{ width: '100%' }}
           onClear={() => onChange(undefined, [])}
           onDeselect={(removed: string) => {

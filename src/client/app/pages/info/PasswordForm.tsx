@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { App, Button, Form, Input } from 'antd';
+import { Button, Form, Input } from 'antd';
+import { notifierOutsideFrame } from '../../../api/notify.ts';
 import { updatePassword } from '../../../api/shell.ts';
 import { useT } from '../../i18n/index.ts';
 import { signOut } from '../../session/signIn.ts';
@@ -13,7 +14,6 @@ interface PasswordFields {
 /** Change-password tab: each password goes to the server as md5 hex. */
 export function PasswordForm() {
   const t = useT();
-  const { message } = App.useApp();
   const [form] = Form.useForm<PasswordFields>();
   const [saving, setSaving] = useState(false);
 
@@ -22,7 +22,8 @@ export function PasswordForm() {
     try {
       await updatePassword(values);
       // Every token issued under the old password is refused from now on, this one too: sign in again.
-      void message.success(t('info.passwordChanged'));
+      // Drawn outside antd's frame: the sign-in page unmounts the frame, and the message with it.
+      notifierOutsideFrame().success(t('info.passwordChanged'));
       form.resetFields();
       await signOut();
     } catch {
