@@ -80,43 +80,84 @@ function themeBoot(): Plugin {
 }
 
 const MENU_ICONS_ID = 'virtual:menu-icons';
+const ICON_GROUP_PREFIX = `${MENU_ICONS_ID}/group/`;
 
-/** Icon names (`source`) used by the seeded menu tree and top menus. */
-function seededIconNames(): string[] {
-  const file = resolve(root, 'schemas/menus.json');
-  if (!existsSync(file)) return [];
-  const names = new Set<string>(SEEDED_TOP_MENUS.map((top) => antdIconOf(top.source)!));
-  const walk = (value: unknown): void => {
-    if (Array.isArray(value)) value.forEach(walk);
-    else if (value && typeof value === 'object') {
-      for (const [key, child] of Object.entries(value)) {
-        // BladeX keeps icon-font classes ("iconfont icon-printer"): the antd icon each stands for.
-        const icon = key === 'source' && typeof child === 'string' ? antdIconOf(child) : undefined;
-        if (icon) names.add(icon);
-        else walk(child);
-      }
-    }
-  };
-  walk(JSON.parse(readFileSync(file, 'utf8')));
-  const iconsDir = dirname(require.resolve('@ant-design/icons/package.json'));
-  return [...names].filter((name) => existsSync(resolve(iconsDir, 'es/icons', `${name}.js`))).sort();
+interface SeededIcons {
+  /** Icons of the top menus and the root menus: drawn with the shell, bundled with it. */
+  eager: string[];
+  /** Per root menu, the icons of its subtree not already eager (each group its own chunk). */
+  groups: string[][];
 }
 
+/** Icon names (`source`) used by the seeded menu tree and top menus, split as above. */
+function seededIcons(): SeededIcons {
+  const file = resolve(root, 'schemas/menus.json');
+  if (!existsSync(file)) return { eager: [], groups: [] };
+  const iconsDir = dirname(require.resolve('@ant-design/icons/package.json'));
+  // BladeX keeps icon-font classes ("iconfont icon-printer"): the antd icon each stands for.
+  const iconOf = (source: unknown) => {
+    const name = typeof source === 'string' ? antdIconOf(source) : undefined;
+    return name && existsSync(resolve(iconsDir, 'es/icons', `${name}.js`)) ? name : undefined;
+  };
+  interface Node { source?: unknown; children?: Node[] }
+  const roots = (JSON.parse(readFileSync(file, 'utf8')) as { menus: Node[] }).menus;
+  const placed = new Set<string>();
+  for (const name of [...SEEDED_TOP_MENUS.map((top) => iconOf(top.source)), ...roots.map((node) => iconOf(node.source))]) {
+    if (name) placed.add(name);
+  }
+  const eager = [...placed].sort();
+  const groups = roots.map((node) => {
+    const names: string[] = [];
+    const walk = (children: Node[] | undefined) => {
+      for (const child of children ?? []) {
+        const name = iconOf(child.source);
+        if (name && !placed.has(name)) {
+          placed.add(name);
+          names.push(name);
+        }
+        walk(child.children);
+      }
+    };
+    walk(node.children);
+    return names.sort();
+  });
+  return { eager, groups: groups.filter((names) => names.length) };
+}
+
+const iconImports = (names: string[]) => names.map((name) => `import ${name} from '@ant-design/icons/es/icons/${name}';`).join('\n');
+
 /**
- * `virtual:menu-icons`: a map of only the icons the seeded menus use, so the shell does not
- * ship all of @ant-design/icons; other names fall back to a lazily loaded full set.
+ * `virtual:menu-icons`: only the icons the seeded menus use, so the shell does not ship all of
+ * @ant-design/icons. The top and root menus' icons come with the shell; each root menu's subtree
+ * icons are a small chunk (`virtual:menu-icons/group/N`) loaded when one of them is drawn. Other
+ * names fall back to a lazily loaded full set.
  */
 function menuIcons(): Plugin {
   const resolvedId = `\0${MENU_ICONS_ID}`;
+  let icons: SeededIcons | undefined;
   return {
     name: 'erp-menu-icons',
-    resolveId: (id) => (id === MENU_ICONS_ID ? resolvedId : undefined),
+    buildStart() {
+      icons = undefined;
+    },
+    resolveId: (id) => (id === MENU_ICONS_ID || id.startsWith(ICON_GROUP_PREFIX) ? `\0${id}` : undefined),
     load(id) {
-      if (id !== resolvedId) return undefined;
+      if (!id.startsWith(resolvedId)) return undefined;
       this.addWatchFile(resolve(root, 'schemas/menus.json'));
-      const names = seededIconNames();
-      const imports = names.map((name) => `import ${name} from '@ant-design/icons/es/icons/${name}';`);
-      return `${imports.join('\n')}\nexport const menuIcons = { ${names.join(', ')} };\n`;
+      icons ??= seededIcons();
+      if (id.startsWith(`\0${ICON_GROUP_PREFIX}`)) {
+        const names = icons.groups[Number(id.slice(ICON_GROUP_PREFIX.length + 1))] ?? [];
+        return `${iconImports(names)}\nexport default { ${names.join(', ')} };\n`;
+      }
+      const groupOf = icons.groups.flatMap((names, index) => names.map((name) => `${name}: ${index}`));
+      const loaders = icons.groups.map((_, index) => `() => import('${ICON_GROUP_PREFIX}${index}')`);
+      return [
+        iconImports(icons.eager),
+        `export const menuIcons = { ${icons.eager.join(', ')} };`,
+        `export const iconGroupOf = { ${groupOf.join(', ')} };`,
+        `export const iconGroupLoaders = [${loaders.join(', ')}];`,
+        '',
+      ].join('\n');
     },
   };
 }

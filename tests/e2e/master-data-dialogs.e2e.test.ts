@@ -282,6 +282,25 @@ describe('master-data dialogs', () => {
     expect(pageErrors).toEqual([]);
   });
 
+  test('the search bar: a name typed and Enter filters the list; 重置 empties the fields and lists every row again', async () => {
+    const { page, pageErrors } = browser;
+    await openList(page, server.url, '/base/customer', 'customer');
+    const list = page.getByTestId('list-customer');
+    // The names in the rows (the pinned 合计 row's cell is empty).
+    const names = async () => (await list.locator('.ag-row [col-id="bartererName"]').allInnerTexts()).filter(Boolean);
+    await expect.poll(names).toEqual(expect.arrayContaining(['已有联系人客户', '浏览器测试客户']));
+    const search = page.getByTestId('list-search');
+    // Each label names its input (a click on 客户名称 focuses it; screen readers read it).
+    const name = search.getByLabel('客户名称');
+    await name.fill('浏览器');
+    await name.press('Enter');
+    await expect.poll(names).toEqual(['浏览器测试客户']);
+    await search.getByRole('button', { name: /重\s*置/ }).click();
+    await expect.poll(() => name.inputValue()).toBe('');
+    await expect.poll(names).toEqual(expect.arrayContaining(['已有联系人客户', '浏览器测试客户']));
+    expect(pageErrors).toEqual([]);
+  });
+
   test('a picker clicked before its schema has arrived opens once it does (the click is not lost)', async () => {
     const { page, pageErrors } = browser;
     // Hold the tax-rate schema back, as a slow link or a busy machine would.

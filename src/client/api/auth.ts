@@ -1,4 +1,3 @@
-import { md5 } from 'js-md5';
 import { request, type QueryValue } from './http.ts';
 import type { CaptchaResponse, TokenResponse } from './types.ts';
 
@@ -19,10 +18,11 @@ function grant(tenantId: string, params: Record<string, QueryValue>, headers: Re
   });
 }
 
+/** `passwordMd5`: the password as md5 hex (BladeX's wire form; the sign-in form hashes it). */
 export function loginByPassword(input: {
   tenantId: string;
   username: string;
-  password: string;
+  passwordMd5: string;
   captcha?: CaptchaAnswer;
 }) {
   const captchaHeaders = input.captcha
@@ -33,7 +33,7 @@ export function loginByPassword(input: {
     {
       grant_type: input.captcha ? 'captcha' : 'password',
       username: input.username,
-      password: md5(input.password),
+      password: input.passwordMd5,
       type: 'account',
     },
     captchaHeaders,

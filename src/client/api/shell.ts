@@ -1,4 +1,3 @@
-import { md5 } from 'js-md5';
 import { http, request } from './http.ts';
 import type { DictItem, FastMenu, FrontConfig, MenuNode, TopMenu, UploadedFile, UserInfo } from './types.ts';
 
@@ -30,12 +29,9 @@ export const fetchDictionary = (code: string, business: boolean) =>
 export const updateUserInfo = (info: { avatar?: string; realName?: string; phone?: string; email?: string }) =>
   http.post<unknown>('/api/blade-user/update-info', info);
 
-export const updatePassword = (input: { oldPassword: string; newPassword: string; newPassword1: string }) =>
-  http.postParams<unknown>('/api/blade-user/update-password', {
-    oldPassword: md5(input.oldPassword),
-    newPassword: md5(input.newPassword),
-    newPassword1: md5(input.newPassword1),
-  });
+/** Each password as md5 hex (BladeX's wire form; the password form hashes them). */
+export const updatePassword = (hashed: { oldPassword: string; newPassword: string; newPassword1: string }) =>
+  http.postParams<unknown>('/api/blade-user/update-password', hashed);
 
 export function uploadFile(file: File | Blob, fileName?: string, silent = false) {
   const form = new FormData();

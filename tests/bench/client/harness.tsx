@@ -4,6 +4,7 @@
  * then shows `?scene=<name>&resource=<name>&mode=add|edit|view&id=…`. Used for screenshots and
  * by hand; scenes: form, tree-picker, table-picker (max, exclude, multiple), area.
  */
+import { md5 } from 'js-md5';
 import { useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App as AntdApp, Button, Card, ConfigProvider, Space, Typography } from 'antd';
@@ -28,7 +29,7 @@ const scene = query.get('scene') ?? 'form';
 
 async function signIn(): Promise<void> {
   if (getAccessToken()) return;
-  const token = await loginByPassword({ tenantId: '000000', username: 'admin', password: 'admin' });
+  const token = await loginByPassword({ tenantId: '000000', username: 'admin', passwordMd5: md5('admin') });
   await completeSignIn(token, '000000');
 }
 

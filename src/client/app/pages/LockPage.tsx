@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Avatar, Button, Card, Flex, Form, Input, Typography } from 'antd';
+import { md5 } from 'js-md5';
 import LockOutlined from '@ant-design/icons/es/icons/LockOutlined';
 import UnlockOutlined from '@ant-design/icons/es/icons/UnlockOutlined';
 import UserOutlined from '@ant-design/icons/es/icons/UserOutlined';
@@ -32,7 +33,7 @@ export default function LockPage() {
   if (!locked) return <Navigate to={useTabs.getState().activeKey || website.homePath} replace />;
 
   const submit = ({ password }: { password: string }) => {
-    if (unlock(password)) navigate(useTabs.getState().activeKey || website.homePath, { replace: true });
+    if (unlock(md5(password))) navigate(useTabs.getState().activeKey || website.homePath, { replace: true });
     else setError(t('lock.wrongPassword'));
   };
 

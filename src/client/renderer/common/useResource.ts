@@ -1,5 +1,4 @@
 import { useEffect, useState } from 'react';
-import { resourceLoaders } from '../../../generated/pages.ts';
 import { requestData } from '../../api/http.ts';
 import type { ResourceFile } from '../../../shared/resource.ts';
 import { nameEntity } from '../form/entityValidators.ts';
@@ -13,11 +12,12 @@ export function loadResource(name: string): Promise<ResourceFile> {
   if (ready) return Promise.resolve(ready);
   let promise = pending.get(name);
   if (!promise) {
-    const loader = resourceLoaders[name];
     // The server's copy first (it reflects schema edits without a client rebuild); the bundled
     // copy when the server has no such call (a real BladeX backend) or does not know the name.
     promise = requestData<ResourceFile>('/api/erp-meta/resource', { params: { name }, silent: true })
-      .catch(() => {
+      .catch(async () => {
+        const { resourceLoaders } = await import('../../../generated/resourceLoaders.ts');
+        const loader = resourceLoaders[name];
         if (!loader) throw new Error(`unknown resource ${name}`);
         return loader();
       })

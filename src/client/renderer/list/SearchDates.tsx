@@ -5,16 +5,18 @@
 import { DatePicker } from 'antd';
 
 interface DateSearchProps {
+  id: string;
   range: boolean;
   placeholder: string | [string, string];
   value: unknown;
   onChange(next: unknown): void;
 }
 
-export default function DateSearch({ range, placeholder, value, onChange }: DateSearchProps) {
+export default function DateSearch({ id, range, placeholder, value, onChange }: DateSearchProps) {
   if (range) {
     return (
       <DatePicker.RangePicker
+        id={id}
         style={{ width: '100%' }}
         placeholder={placeholder as [string, string]}
         value={value as never}
@@ -24,6 +26,7 @@ export default function DateSearch({ range, placeholder, value, onChange }: Date
   }
   return (
     <DatePicker
+      id={id}
       style={{ width: '100%' }}
       placeholder={placeholder as string}
       value={value as never}

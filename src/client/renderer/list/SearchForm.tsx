@@ -1,5 +1,5 @@
-import { lazy, Suspense, useMemo } from 'react';
-import { Button, Col, Form, Input, Row, Select, Space } from 'antd';
+import { lazy, Suspense, useId, useMemo, useState, type FormEvent } from 'react';
+import { Button, Col, Input, Row, Select, Space } from 'antd';
 import SearchOutlined from '@ant-design/icons/es/icons/SearchOutlined';
 import ReloadOutlined from '@ant-design/icons/es/icons/ReloadOutlined';
 import type { FieldSchema, ResourceFile } from '../../../shared/resource.ts';
@@ -8,10 +8,12 @@ import { useLabel, useRT } from '../common/i18n.ts';
 import { useDictionary } from '../common/useDictionary.ts';
 import { fieldOf, type SearchFieldDef } from '../common/views.ts';
 import { searchOpOf } from './searchParams.ts';
+import './searchForm.css';
 
 const DateSearch = lazy(() => import('./SearchDates.tsx'));
 
 interface InputProps {
+  id: string;
   def: SearchFieldDef;
   field: FieldSchema | undefined;
   title: string;
@@ -19,7 +21,7 @@ interface InputProps {
   onChange?: (value: unknown) => void;
 }
 
-function DictSelect({ field, title, value, onChange, multiple }: InputProps & { multiple: boolean }) {
+function DictSelect({ id, field, title, value, onChange, multiple }: InputProps & { multiple: boolean }) {
   const t = useRT();
   const label = useLabel();
   const items = useDictionary(field);
@@ -29,6 +31,7 @@ function DictSelect({ field, title, value, onChange, multiple }: InputProps & { 
   );
   return (
     <Select
+      id={id}
       allowClear
       showSearch={{ optionFilterProp: 'label' }}
       mode={multiple ? 'multiple' : undefined}
@@ -42,7 +45,7 @@ function DictSelect({ field, title, value, onChange, multiple }: InputProps & { 
 
 /** One search input, chosen from the field: dictionary select, picker, date, date range, range, text. */
 function SearchInput(props: InputProps) {
-  const { def, field, title, value, onChange } = props;
+  const { id, def, field, title, value, onChange } = props;
   const t = useRT();
   const op = searchOpOf(def, field);
   if (field?.['x-dict'] || field?.['x-dictBiz']) return <DictSelect {...props} multiple={op === 'in'} />;
@@ -50,6 +53,7 @@ function SearchInput(props: InputProps) {
     const Picker = def.widget === 'treePicker' ? TreePickerInput : PickerInput;
     return (
       <Picker
+        id={id}
         resource={field['x-ref']}
         value={value as string | undefined}
         multiple={op === 'in'}
@@ -62,7 +66,7 @@ function SearchInput(props: InputProps) {
     const placeholder: string | [string, string] = range ? [t('list.rangeStart'), t('list.rangeEnd')] : t('list.placeholderSelect', { title });
     return (
       <Suspense fallback={<Input disabled placeholder={Array.isArray(placeholder) ? placeholder.join(' ~ ') : placeholder} />}>
-        <DateSearch range={range} placeholder={placeholder} value={value} onChange={(next) => onChange?.(next)} />
+        <DateSearch id={id} range={range} placeholder={placeholder} value={value} onChange={(next) => onChange?.(next)} />
       </Suspense>
     );
   }
@@ -71,6 +75,7 @@ function SearchInput(props: InputProps) {
     return (
       <Space.Compact block>
         <Input
+          id={id}
           allowClear
           placeholder={t('list.rangeStart')}
           value={from}
@@ -87,6 +92,7 @@ function SearchInput(props: InputProps) {
   }
   return (
     <Input
+      id={id}
       allowClear
       placeholder={t('list.placeholderInput', { title })}
       value={value as string | undefined}
@@ -104,32 +110,46 @@ interface SearchFormProps {
   onSearch(values: Record<string, unknown>): void;
 }
 
-/** The inline search grid above a list: schema fields, then 搜索 / 重置. */
+/**
+ * The inline search grid above a list: schema fields, then 搜索 / 重置. A plain form with its own
+ * state: antd's Form (and its validator) would load with every list for fields that validate nothing.
+ */
 export function SearchForm({ resource, defs, initialValues, fieldSpan, onSearch }: SearchFormProps) {
-  const [form] = Form.useForm();
+  const [values, setValues] = useState<Record<string, unknown>>(initialValues);
+  const formId = useId();
   const t = useRT();
   const label = useLabel();
   if (!defs.length) return null;
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    onSearch(values);
+  };
   return (
-    <Form
-      form={form}
-      layout="inline"
-      initialValues={initialValues}
-      onFinish={(values: Record<string, unknown>) => onSearch(values)}
-      style={{ display: 'block', marginBottom: 12 }}
-      data-testid="list-search"
-    >
+    <form className="erp-search" onSubmit={submit} data-testid="list-search">
       <Row gutter={[12, 12]} style={{ width: '100%' }}>
         {defs.map((def) => {
           const field = fieldOf(resource, def.field);
           const title = def.title ?? label(field?.title ?? def.field, field?.['x-titleEn']);
           const span = def.span ?? 6;
           const sizes = fieldSpan ? { span: fieldSpan } : { xs: 24, sm: 12, lg: Math.max(span, 8), xl: span };
+          const id = `${formId}${def.field}`;
           return (
             <Col key={def.field} {...sizes}>
-              <Form.Item name={def.field} label={title} style={{ marginInlineEnd: 0, width: '100%' }}>
-                <SearchInput def={def} field={field} title={title} />
-              </Form.Item>
+              <div className="erp-search-item">
+                <label htmlFor={id} title={title}>
+                  {title}
+                </label>
+                <div className="erp-search-control">
+                  <SearchInput
+                    id={id}
+                    def={def}
+                    field={field}
+                    title={title}
+                    value={values[def.field]}
+                    onChange={(next) => setValues((before) => ({ ...before, [def.field]: next }))}
+                  />
+                </div>
+              </div>
             </Col>
           );
         })}
@@ -141,8 +161,8 @@ export function SearchForm({ resource, defs, initialValues, fieldSpan, onSearch 
             <Button
               icon={<ReloadOutlined />}
               onClick={() => {
-                form.resetFields();
-                onSearch(form.getFieldsValue(true) as Record<string, unknown>);
+                setValues(initialValues);
+                onSearch(initialValues);
               }}
             >
               {t('list.reset')}
@@ -150,6 +170,6 @@ export function SearchForm({ resource, defs, initialValues, fieldSpan, onSearch 
           </Space>
         </Col>
       </Row>
-    </Form>
+    </form>
   );
 }

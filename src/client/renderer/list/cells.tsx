@@ -1,5 +1,5 @@
 import { lazy, Suspense } from 'react';
-import { Tag, Typography, theme } from 'antd';
+import { Tag, theme } from 'antd';
 import CheckOutlined from '@ant-design/icons/es/icons/CheckOutlined';
 import type { FieldSchema } from '../../../shared/resource.ts';
 import { formatCell } from '../common/format.ts';
@@ -62,9 +62,9 @@ export function ValueCell({ field, column, value, dictionary }: ValueCellProps) 
   }
   if (column.format === 'link') {
     return (
-      <Typography.Link href={String(value)} target="_blank" rel="noreferrer">
+      <a href={String(value)} target="_blank" rel="noreferrer" style={{ color: 'var(--ant-color-link)' }}>
         {text}
-      </Typography.Link>
+      </a>
     );
   }
   return <>{text}</>;

@@ -17,7 +17,6 @@ import { useOpenLocation } from '../../app/menu/useMenus.ts';
 import { loadResource } from '../common/useResource.ts';
 import { exportRows } from './transfer.ts';
 import { announceChange } from '../../api/events.ts';
-import { callWithProgress } from './progressCall.tsx';
 
 /** Calls one of the resource's endpoints with query parameters, by its declared method. */
 export function callEndpoint(
@@ -138,6 +137,8 @@ export function useActionRunner(
       } else if (action.progress) {
         // A long call (批量发放): its progress shows while it runs, its own message when it ends.
         const { endpoint: progressPath, param } = action.progress;
+        // Its dialog (antd's Progress) loads with the first such action, not with every list.
+        const { callWithProgress } = await import('./progressCall.tsx');
         const answer = await callWithProgress(modal, label(action.label, action.labelEn), endpointUrl(target, progressPath), param, (key) => callEndpoint(target, action.endpoint, { ...base, ...promptValues(typed), ...key }), t);
         const message = (answer as { message?: unknown } | null)?.message;
         notifier().success(typeof message === 'string' && message ? message : (action.success ?? t('list.operateSuccess')));

@@ -1,4 +1,4 @@
-import { pageByCode, pageByPath, resourceLoaders } from '../../../generated/pages.ts';
+import { pageByCode, pageByPath, resourceNames } from '../../../generated/pages.ts';
 import type { PageMenu } from '../../app/pages.ts';
 
 export type DictionaryLayout = 'horizontal' | 'vertical';
@@ -25,6 +25,6 @@ export function pageTargetOf(menu: PageMenu): PageTarget {
   return {
     billType: target.billType || undefined,
     resource:
-      pageByPath[target.path] ?? pageByCode[target.code] ?? (named && named in resourceLoaders ? named : undefined),
+      pageByPath[target.path] ?? pageByCode[target.code] ?? (named && resourceNames.has(named) ? named : undefined),
   };
 }

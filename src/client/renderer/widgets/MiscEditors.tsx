@@ -1,25 +1,17 @@
-import { memo } from 'react';
-import { ColorPicker, Input } from 'antd';
+import { lazy, memo, Suspense } from 'react';
+import { Input } from 'antd';
 import type { EditorProps } from './types.ts';
 import { TextAreaEditor, TextEditor } from './TextEditor.tsx';
 
-/** Colour as hex text (dictionary tag colours). */
+const ColorPickerInput = lazy(() => import('./ColorPickerInput.tsx'));
+
+/** Colour as hex text (dictionary tag colours); the picker loads on first use, the text shows meanwhile. */
 export const ColorEditor = memo(function ColorEditor(props: EditorProps) {
-  const { id, disabled, onCommit } = props;
   const value = typeof props.value === 'string' && props.value ? props.value : undefined;
   return (
-    <ColorPicker
-      value={value}
-      disabled={disabled}
-      showText
-      allowClear
-      format="hex"
-      onChangeComplete={(color) => onCommit(color.cleared ? '' : color.toHexString())}
-      onClear={() => onCommit('')}
-    >
-      {/* The id lets the label focus the trigger. */}
-      <Input id={id} readOnly value={value ?? ''} disabled={disabled} style={{ cursor: 'pointer' }} />
-    </ColorPicker>
+    <Suspense fallback={<Input id={props.id} readOnly value={value ?? ''} disabled={props.disabled} />}>
+      <ColorPickerInput {...props} value={value} />
+    </Suspense>
   );
 });
 

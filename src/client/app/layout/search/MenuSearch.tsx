@@ -1,5 +1,5 @@
 import { useMemo, useRef, useState } from 'react';
-import { AutoComplete, Flex, Input, Typography, type InputRef } from 'antd';
+import { AutoComplete, Flex, Input, type InputRef } from 'antd';
 import SearchOutlined from '@ant-design/icons/es/icons/SearchOutlined';
 import { useLocalizedLabel, useT } from '../../i18n/index.ts';
 import { MenuIcon } from '../../menu/MenuIcon.tsx';
@@ -36,9 +36,7 @@ export function MenuSearch({ variant, onClose }: { variant: 'sidebar' | 'top'; o
       <Flex align="center" gap={8} data-testid="menu-search-result" data-menu-code={menu.code}>
         <MenuIcon name={menu.source} />
         <span style={{ flex: 1 }}>{label(menu.name, menu.nameEn)}</span>
-        <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-          {menu.path}
-        </Typography.Text>
+        <span style={{ fontSize: 12, color: 'var(--ant-color-text-secondary)' }}>{menu.path}</span>
       </Flex>
     ),
   }));

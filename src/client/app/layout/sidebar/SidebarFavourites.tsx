@@ -1,4 +1,4 @@
-import { Button, Flex, Popover, Tooltip, Typography } from 'antd';
+import { Button, Flex, Popover, Tooltip } from 'antd';
 import SettingOutlined from '@ant-design/icons/es/icons/SettingOutlined';
 import StarOutlined from '@ant-design/icons/es/icons/StarOutlined';
 import type { FastMenu } from '../../../api/types.ts';
@@ -15,7 +15,7 @@ function favouriteName(item: FastMenu): string {
 
 function FavouriteList({ items, onPick }: { items: FastMenu[]; onPick: (item: FastMenu) => void }) {
   const t = useT();
-  if (items.length === 0) return <Typography.Text type="secondary">{t('fav.empty')}</Typography.Text>;
+  if (items.length === 0) return <span style={{ color: 'var(--ant-color-text-secondary)' }}>{t('fav.empty')}</span>;
   return (
     <Flex vertical gap={2} style={{ minWidth: 160 }}>
       {items.map((item) => (

@@ -1,26 +1,16 @@
-import { useState } from 'react';
-import { Button, Form, Input, Modal } from 'antd';
+import { lazy, Suspense, useState } from 'react';
+import { Button } from 'antd';
 import LockOutlined from '@ant-design/icons/es/icons/LockOutlined';
-import { useNavigate } from 'react-router';
-import { useLock } from '../../../store/lock.ts';
 import { useT } from '../../i18n/index.ts';
-import { website } from '../../website.ts';
+import { SuspenseProgress } from '../../ProgressBar.tsx';
 
-/** Asks for a lock password, locks the screen and goes to /lock. */
+// The dialog (and antd's Form with it) loads when the button is pressed, not with every page.
+const LockDialog = lazy(() => import('./LockDialog.tsx').then((mod) => ({ default: mod.LockDialog })));
+
+/** The top bar's lock button: opens the lock-password dialog. */
 export function LockButton() {
   const t = useT();
-  const navigate = useNavigate();
-  const lock = useLock((s) => s.lock);
   const [open, setOpen] = useState(false);
-  const [form] = Form.useForm<{ password: string }>();
-
-  const submit = async () => {
-    const { password } = await form.validateFields();
-    lock(password);
-    setOpen(false);
-    navigate(website.lockPath);
-  };
-
   return (
     <>
       <Button
@@ -31,26 +21,11 @@ export function LockButton() {
         title={t('top.lock')}
         data-testid="lock-button"
       />
-      <Modal
-        open={open}
-        title={t('lock.setTitle')}
-        okText={t('lock.lockNow')}
-        cancelText={t('common.cancel')}
-        onOk={submit}
-        onCancel={() => setOpen(false)}
-        destroyOnHidden
-        width={380}
-      >
-        <Form form={form} layout="vertical" onFinish={submit} preserve={false}>
-          <Form.Item
-            name="password"
-            label={t('lock.password')}
-            rules={[{ required: true, message: t('lock.passwordRequired') }]}
-          >
-            <Input.Password autoFocus data-testid="lock-set-password" />
-          </Form.Item>
-        </Form>
-      </Modal>
+      {open && (
+        <Suspense fallback={<SuspenseProgress />}>
+          <LockDialog onClose={() => setOpen(false)} />
+        </Suspense>
+      )}
     </>
   );
 }

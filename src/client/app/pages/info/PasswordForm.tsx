@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { Button, Form, Input } from 'antd';
+import { md5 } from 'js-md5';
 import { notifierOutsideFrame } from '../../../api/notify.ts';
 import { updatePassword } from '../../../api/shell.ts';
 import { useT } from '../../i18n/index.ts';
@@ -20,7 +21,11 @@ export function PasswordForm() {
   const submit = async (values: PasswordFields) => {
     setSaving(true);
     try {
-      await updatePassword(values);
+      await updatePassword({
+        oldPassword: md5(values.oldPassword),
+        newPassword: md5(values.newPassword),
+        newPassword1: md5(values.newPassword1),
+      });
       // Every token issued under the old password is refused from now on, this one too: sign in again.
       // Drawn outside antd's frame: the sign-in page unmounts the frame, and the message with it.
       notifierOutsideFrame().success(t('info.passwordChanged'));

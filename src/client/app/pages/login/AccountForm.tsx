@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import LockOutlined from '@ant-design/icons-svg/es/asn/LockOutlined';
 import UserOutlined from '@ant-design/icons-svg/es/asn/UserOutlined';
+import { md5 } from 'js-md5';
 import { loginByPassword } from '../../../api/auth.ts';
 import { ApiError } from '../../../api/http.ts';
 import { useSession } from '../../../store/session.ts';
@@ -47,7 +48,7 @@ export function AccountForm({ tenantId }: { tenantId: () => string | undefined }
       const token = await loginByPassword({
         tenantId: tenant,
         username: values.username.trim(),
-        password: values.password,
+        passwordMd5: md5(values.password),
         captcha: captchaMode ? captcha : undefined,
       });
       await finish(token, tenant);
