@@ -134,6 +134,38 @@ describe('what each route loads', () => {
     await page.keyboard.press('Escape');
   });
 
+  test('a page load asks for the session and the list\'s first page without waiting for the layout\'s code, each once', async () => {
+    const { page, context } = browser;
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.clearBrowserCache');
+    // The layout's code is held back: what the page asks for meanwhile went out at start-up
+    // (session/bootPrefetch.ts), not from the components, which wait for it.
+    const layout = chunkFile('app/layout/MainLayout.tsx');
+    let releaseLayout!: () => void;
+    const layoutHeld = new Promise<void>((resolve) => (releaseLayout = resolve));
+    await page.route(`**${layout}`, async (route) => {
+      await layoutHeld;
+      await route.continue();
+    });
+    const requests = recordRequests(page);
+    const asked = (pathname: string) => page.waitForRequest((request) => new URL(request.url()).pathname === pathname, { timeout: 15_000 });
+    try {
+      const session = ['/api/blade-system/user/info', '/api/blade-system/menu/routes', '/api/blade-system/menu/buttons'].map(asked);
+      const rows = asked('/api/blade-system/param/list');
+      await page.goto(`${server.url}/system/param`, { waitUntil: 'commit' });
+      await Promise.all([...session, rows]);
+    } finally {
+      releaseLayout();
+    }
+    await page.locator('.ag-row[row-index="0"]').first().waitFor();
+    await page.unrouteAll({ behavior: 'wait' });
+    requests.stop();
+    // The layout's own start-up shares the calls under way instead of making them again.
+    for (const call of ['/api/blade-system/user/info', '/api/blade-system/menu/buttons', '/api/blade-system/param/list']) {
+      expect(requests.calls.filter((made) => made.split('?')[0] === call), requests.calls.join('\n')).toHaveLength(1);
+    }
+  });
+
   test('a field is checked on blur by the validator the server serves', async () => {
     const { page } = browser;
     // 门店管理's phone has only a schema pattern (no helper rule): only the compiled validator

@@ -57,8 +57,20 @@ export function sessionDataIsFresh(): boolean {
   return Date.now() - sessionDataLoadedAt < 5_000;
 }
 
-/** After a token is obtained (or on start-up with a stored token): user, menus, buttons, config. */
-export async function loadSessionData(): Promise<void> {
+let sessionDataLoading: Promise<void> | undefined;
+
+/**
+ * After a token is obtained (or on start-up with a stored token): user, menus, buttons, config.
+ * A call while one is under way shares it (start-up begins it before the layout mounts).
+ */
+export function loadSessionData(): Promise<void> {
+  sessionDataLoading ??= fetchSessionData().finally(() => {
+    sessionDataLoading = undefined;
+  });
+  return sessionDataLoading;
+}
+
+async function fetchSessionData(): Promise<void> {
   const session = useSession.getState();
   // The front config (decimal places, token time) is not needed to show the menus: not awaited.
   void loadFrontConfig();

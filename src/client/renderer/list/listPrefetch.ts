@@ -11,6 +11,7 @@ import { endpointUrl } from '../common/endpoint.ts';
 import { loadResource } from '../common/useResource.ts';
 import { fieldOf, listColumnsOf, menuViewOf, pageKindOf, viewsOf } from '../common/views.ts';
 import { loadFieldDictionary } from '../common/useDictionary.ts';
+import { pageByPath } from '../../../generated/pages.ts';
 import { pageTargetOf } from '../page/pageTarget.ts';
 import { listEndpointOf } from './useListData.ts';
 import { prefetchList } from './prefetchedCalls.ts';
@@ -39,4 +40,15 @@ export function prefetchListPage(menu: PageMenu): void {
     },
     () => undefined,
   );
+}
+
+/**
+ * The same at page load, before the menus are known (session/bootPrefetch.ts): the path names
+ * the resource; the page's code starts too. Document lists wait for their menu (a history route
+ * is told apart by it).
+ */
+export function prefetchListByPath(path: string): void {
+  if (!pageByPath[path]) return;
+  void import('../page/SchemaPage.tsx').catch(() => undefined);
+  prefetchListPage({ path, code: '' } as PageMenu);
 }
