@@ -24,6 +24,21 @@ describe('prefetched list calls', () => {
     expect(takePrefetchedList('/api/a/list', { current: 1, size: 10 })).toBeUndefined();
   });
 
+  test('a call the page has just made is not prefetched again (it would wait, stale, for the next refresh)', () => {
+    vi.useFakeTimers();
+    const request = vi.fn(() => Promise.resolve({ records: [], total: 0 }));
+    prefetchList('/api/d/list', { current: 1, size: 10 }, request);
+    void takePrefetchedList('/api/d/list', { current: 1, size: 10 });
+    // The menu's prefetch, arriving after the page's first call (its code was already loaded).
+    prefetchList('/api/d/list', { current: 1, size: 10 }, request);
+    expect(request).toHaveBeenCalledTimes(1);
+    expect(takePrefetchedList('/api/d/list', { current: 1, size: 10 })).toBeUndefined();
+    // Later (another visit of the page), prefetching is useful again.
+    vi.advanceTimersByTime(5_001);
+    prefetchList('/api/d/list', { current: 1, size: 10 }, request);
+    expect(request).toHaveBeenCalledTimes(2);
+  });
+
   test('an answer nobody took within five seconds is never used', () => {
     vi.useFakeTimers();
     const request = vi.fn(() => Promise.resolve([]));

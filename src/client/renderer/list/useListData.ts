@@ -92,9 +92,10 @@ export function useListData({ resource, endpointPath, fixedParams, enabled = tru
     };
     setLoading(true);
     const url = endpointUrl(resource, endpoint.path);
-    // The first page may already be on its way (requested with the route: listPrefetch.ts).
-    const call =
-      endpoint.method === 'POST' ? http.postParams<unknown>(url, params) : (takePrefetchedList(url, params) ?? http.get<unknown>(url, params));
+    // The first page may already be on its way (requested with the route: listPrefetch.ts). Only
+    // the list's first load may take it: a refresh after an action must see the server's rows now.
+    const prefetched = mine === 1 && endpoint.method !== 'POST' ? takePrefetchedList(url, params) : undefined;
+    const call = endpoint.method === 'POST' ? http.postParams<unknown>(url, params) : (prefetched ?? http.get<unknown>(url, params));
     call.then(
       (data) => {
         if (mine !== sequence.current) return;
