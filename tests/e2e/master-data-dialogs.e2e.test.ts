@@ -301,6 +301,33 @@ describe('master-data dialogs', () => {
     expect(pageErrors).toEqual([]);
   });
 
+  test('a text field: 清除 shows only over text, empties the field and checks it (请输入参数名称), keeping the caret; Enter commits', async () => {
+    const { page, pageErrors } = browser;
+    await openList(page, server.url, '/system/param', 'param');
+    await page.getByTestId('list-toolbar').getByRole('button', { name: /新\s*增/ }).click();
+    const dialog = modal(page, '新增参数');
+    await dialog.waitFor();
+    const box = field(dialog, 'paramName');
+    const input = box.locator('input');
+    const clear = box.getByRole('button', { name: '清除' });
+    await input.click();
+    expect(await clear.isVisible()).toBe(false);
+    await page.keyboard.type('先输入的名称');
+    await expect.poll(() => clear.isVisible()).toBe(true);
+    await clear.click();
+    await expect.poll(() => input.inputValue()).toBe('');
+    await expect.poll(() => fieldError(dialog, 'paramName').innerText()).toBe('请输入参数名称');
+    expect(await clear.isVisible()).toBe(false);
+    expect(await input.evaluate((element) => element === document.activeElement)).toBe(true);
+    await page.keyboard.type('回车提交的名称');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => fieldError(dialog, 'paramName').count()).toBe(0);
+    expect(await input.inputValue()).toBe('回车提交的名称');
+    await footerButton(dialog, /取\s*消/).click();
+    await expect.poll(() => dialog.count()).toBe(0);
+    expect(pageErrors).toEqual([]);
+  });
+
   test('a picker clicked before its schema has arrived opens once it does (the click is not lost)', async () => {
     const { page, pageErrors } = browser;
     // Hold the tax-rate schema back, as a slow link or a busy machine would.

@@ -2,11 +2,17 @@ import { memo, type ChangeEvent } from 'react';
 import { Input } from 'antd';
 import type { EditorProps } from './types.ts';
 import { useLocalValue } from './useLocalValue.ts';
+import { PlainTextInput } from './PlainTextInput.tsx';
 
 const asText = (value: unknown): string => (value === null || value === undefined ? '' : String(value));
 
 /** Single-line text and passwords; commits on blur and on Enter. */
 export const TextEditor = memo(function TextEditor(props: EditorProps) {
+  return props.compact || props.spec.widget === 'password' ? <AntdTextEditor {...props} /> : <PlainTextInput {...props} />;
+});
+
+/** A line cell's compact text and passwords: antd's Input, the typed text in React state. */
+const AntdTextEditor = memo(function AntdTextEditor(props: EditorProps) {
   const { id, spec, disabled, invalid, placeholder, onCommit, onPending, compact } = props;
   const { local, change, commit } = useLocalValue(asText(props.value), onCommit, onPending);
   const maxLength = typeof spec.prop.maxLength === 'number' ? spec.prop.maxLength : undefined;
