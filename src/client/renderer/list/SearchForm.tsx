@@ -1,5 +1,5 @@
-import { lazy, Suspense, useId, useMemo, useState, type FormEvent } from 'react';
-import { Button, Col, Input, Row, Select, Space } from 'antd';
+import { lazy, Suspense, useId, useMemo, useState, type CSSProperties, type FormEvent } from 'react';
+import { Button, Input, Select, Space } from 'antd';
 import SearchOutlined from '@ant-design/icons/es/icons/SearchOutlined';
 import ReloadOutlined from '@ant-design/icons/es/icons/ReloadOutlined';
 import type { FieldSchema, ResourceFile } from '../../../shared/resource.ts';
@@ -126,15 +126,16 @@ export function SearchForm({ resource, defs, initialValues, fieldSpan, onSearch 
   };
   return (
     <form className="erp-search" onSubmit={submit} data-testid="list-search">
-      <Row gutter={[12, 12]} style={{ width: '100%' }}>
+      <div className="erp-search-row">
         {defs.map((def) => {
           const field = fieldOf(resource, def.field);
           const title = def.title ?? label(field?.title ?? def.field, field?.['x-titleEn']);
           const span = def.span ?? 6;
-          const sizes = fieldSpan ? { span: fieldSpan } : { xs: 24, sm: 12, lg: Math.max(span, 8), xl: span };
+          // Columns of 24 as antd's Col (xs 24, sm 12, lg at least 8, xl the schema's span), in CSS.
+          const spans: Record<string, number> = fieldSpan ? { '--erp-span-fixed': fieldSpan } : { '--erp-span-lg': Math.max(span, 8), '--erp-span-xl': span };
           const id = `${formId}${def.field}`;
           return (
-            <Col key={def.field} {...sizes}>
+            <div key={def.field} className={fieldSpan ? 'erp-search-col erp-search-col-fixed' : 'erp-search-col'} style={spans as CSSProperties}>
               <div className="erp-search-item">
                 <label htmlFor={id} title={title}>
                   {title}
@@ -150,10 +151,10 @@ export function SearchForm({ resource, defs, initialValues, fieldSpan, onSearch 
                   />
                 </div>
               </div>
-            </Col>
+            </div>
           );
         })}
-        <Col flex="none">
+        <div className="erp-search-buttons">
           <Space>
             <Button type="primary" htmlType="submit" icon={<SearchOutlined />}>
               {t('list.search')}
@@ -168,8 +169,8 @@ export function SearchForm({ resource, defs, initialValues, fieldSpan, onSearch 
               {t('list.reset')}
             </Button>
           </Space>
-        </Col>
-      </Row>
+        </div>
+      </div>
     </form>
   );
 }
