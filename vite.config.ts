@@ -14,6 +14,7 @@ import { readFragments } from './src/shared/fragments-fs.ts';
 import type { ResourceFile } from './src/shared/resource.ts';
 import { resourceFiles } from './src/server/engine/registry.ts';
 import { validatorModule } from './src/server/engine/validate.ts';
+import { renderAntdStyles } from './generators/antdStyles.ts';
 
 const root = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
@@ -162,10 +163,35 @@ function menuIcons(): Plugin {
   };
 }
 
+const ANTD_STYLES_ID = 'virtual:antd-styles.css';
+
+/**
+ * `virtual:antd-styles.css`: antd's styles of the commonly drawn components, made by the build
+ * (generators/antdStyles.ts) instead of by antd's style engine on every page load. Empty in the
+ * dev server, where antd names its classes for development and makes every style itself.
+ */
+function antdStyles(): Plugin {
+  let production = false;
+  let css: Promise<string> | undefined;
+  return {
+    name: 'erp-antd-styles',
+    configResolved(config) {
+      production = config.command === 'build';
+    },
+    resolveId: (id) => (id === ANTD_STYLES_ID ? `\0${ANTD_STYLES_ID}` : undefined),
+    load(id) {
+      if (id !== `\0${ANTD_STYLES_ID}`) return undefined;
+      if (!production) return '';
+      css ??= renderAntdStyles();
+      return css;
+    },
+  };
+}
+
 export default defineConfig({
   root: resolve(root, 'src/client'),
   publicDir: resolve(root, 'src/client/public'),
-  plugins: [react(), themeBoot(), menuIcons(), entityValidators(), precompress()],
+  plugins: [react(), themeBoot(), menuIcons(), antdStyles(), entityValidators(), precompress()],
   build: {
     outDir: resolve(root, 'dist/client'),
     emptyOutDir: true,

@@ -9,3 +9,6 @@ declare module 'virtual:menu-icons' {
   export const iconGroupOf: Record<string, number>;
   export const iconGroupLoaders: (() => Promise<{ default: Record<string, IconComponent> }>)[];
 }
+
+/** antd's styles of the commonly drawn components, made by the build (vite.config.ts). */
+declare module 'virtual:antd-styles.css';

@@ -124,6 +124,13 @@ describe('what each route loads', () => {
     expect(before).toContain(chunkFile('renderer/list/ListPage.tsx'));
     expect(before).not.toContain(formDialog);
     expect(before).not.toContain(chunkFile('../../node_modules/@ant-design/icons/es/index.js'));
+    // The frame's and the list's antd styles came with the build (virtual:antd-styles.css):
+    // antd's engine made none of them in the page (it makes only CSS variables of the theme).
+    const madeInPage = await page.evaluate(`[...document.querySelectorAll('style')]
+      .map((style) => style.textContent ?? '')
+      .filter((text) => text.startsWith(':where(.css-'))
+      .map((text) => text.slice(0, 60))`);
+    expect(madeInPage).toEqual([]);
     // The form engine loads when a dialog opens (or earlier, in idle time): 新增 opens the form.
     await page.getByRole('button', { name: '新增' }).click();
     await expect(page.locator('.ant-modal .erp-field').first().waitFor()).resolves.toBeUndefined();

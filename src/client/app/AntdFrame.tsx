@@ -4,6 +4,8 @@ import enUS from 'antd/es/locale/en_US';
 import zhCN from 'antd/es/locale/zh_CN';
 import dayjs from 'dayjs';
 import 'dayjs/locale/zh-cn';
+// Before any antd component draws: antd's engine reads this file's map once, at the first.
+import 'virtual:antd-styles.css';
 import { bindNotifier } from '../api/notify.ts';
 import { useSettings } from '../store/settings.ts';
 import { FrameRoutes } from './FrameRoutes.tsx';

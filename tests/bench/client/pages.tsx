@@ -12,6 +12,7 @@ import { App as AntdApp, ConfigProvider } from 'antd';
 import zhCN from 'antd/es/locale/zh_CN';
 import dayjs from 'dayjs';
 import 'dayjs/locale/zh-cn';
+import 'virtual:antd-styles.css';
 import { BrowserRouter } from 'react-router';
 import { antdThemeOf } from '../../../src/client/app/theme/antdTheme.ts';
 import { setEagerFieldCount } from '../../../src/client/renderer/form/activation.ts';
