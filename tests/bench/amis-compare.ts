@@ -8,9 +8,12 @@
  * the page), `form200` (the 200 fields of `pagesResource.ts`: 120 text, 30 number, 30 select of 5,
  * 20 date, 字段1…字段200, every 4th required, two columns).
  *
+ * Ours are measured in the same run, each amis load followed by one of ours (our bench pages built
+ * into a temporary folder, as `npm run bench -- client` builds them), so a machine that speeds up or
+ * slows down during the run moves both sides alike and the ratio holds.
+ *
  * `npx tsx tests/bench/amis-compare.ts [--runs 5]`. The first run installs amis@6.13.0 into
- * <tmpdir>/erp-bench-amis (npm, ~20 s; amis is not a dependency of the product). Prints amis's
- * figures beside ours from `.bench/client.json` (the last `npm run bench -- client`).
+ * <tmpdir>/erp-bench-amis (npm, ~20 s; amis is not a dependency of the product).
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -18,14 +21,14 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { assetsRequestedBefore, openColdPage, typeAndTime, waitForPaintOf } from './client/probe.ts';
-import { gzipKiB, percentile, serveDir } from './client/static.ts';
+import { buildBenchPages, gzipKiB, percentile, serveDir } from './client/static.ts';
+import { OUR_FIRST_FIELD, OUR_FIRST_ROW, typeIntoOurField150 } from './client/ourPages.ts';
 import { CRUD_COLUMNS, FORM_FIELDS, kindOf } from './client/pagesResource.ts';
 
 const AMIS_VERSION = '6.13.0';
 const RUNS = Number(process.argv[process.argv.indexOf('--runs') + 1]) || 5;
 const KEYS = 20;
 const KEY_GAP_MS = 100;
-const ROOT = path.resolve(import.meta.dirname, '../..');
 
 function installAmis(): string {
   const dir = path.join(os.tmpdir(), 'erp-bench-amis');
@@ -88,17 +91,17 @@ interface Spec {
   name: string;
   page: string;
   first: string;
+  ourFirst: string;
   type?: boolean;
 }
 
 const SPECS: Spec[] = [
-  { name: 'form200', page: 'form200', first: 'input[name="f001"]', type: true },
-  { name: 'crud200', page: 'crud200', first: ROW },
-  { name: 'crud10k', page: 'crud10k', first: ROW },
+  { name: 'form200', page: 'form200', first: 'input[name="f001"]', ourFirst: OUR_FIRST_FIELD, type: true },
+  { name: 'crud200', page: 'crud200', first: ROW, ourFirst: OUR_FIRST_ROW },
+  { name: 'crud10k', page: 'crud10k', first: ROW, ourFirst: OUR_FIRST_ROW },
 ];
 
-
-async function typeIntoField150(page: Page) {
+async function typeIntoAmisField150(page: Page) {
   await page.click('input[name="f150"]');
   await page.waitForTimeout(300);
   const typed = await typeAndTime(page, KEYS, KEY_GAP_MS);
@@ -108,43 +111,47 @@ async function typeIntoField150(page: Page) {
   return typed;
 }
 
-async function measure(url: string, dir: string, spec: Spec) {
-  const paints: number[] = [];
-  const keys: number[] = [];
-  const keyPaints: number[] = [];
-  let shipped = 0;
-  for (let run = 0; run < RUNS; run += 1) {
-    const { page, close } = await openColdPage();
-    try {
-      await page.goto(`${url}/index.html?page=${spec.page}`);
-      const painted = await waitForPaintOf(page, spec.first);
-      paints.push(painted);
-      if (spec.first === ROW) {
-        const text = await page.locator(ROW).innerText();
-        if (!text.includes('行1列1')) throw new Error(`the first row painted is not row 1: ${text.slice(0, 80)}`);
-      }
-      shipped = gzipKiB(dir, await assetsRequestedBefore(page, painted));
-      if (spec.type) {
-        const typed = await typeIntoField150(page);
-        keys.push(...typed.keys);
-        keyPaints.push(...typed.keyPaints);
-      }
-    } finally {
-      await close();
-    }
-  }
-  const p = (values: number[], q: number) => (values.length ? percentile(values, q) : undefined);
-  return { name: spec.name, shipped, paint: percentile(paints, 50), keyP50: p(keys, 50), keyP95: p(keys, 95), keyPaintP50: p(keyPaints, 50), keyPaintP95: p(keyPaints, 95) };
+interface Side {
+  paints: number[];
+  keys: number[];
+  keyPaints: number[];
+  shipped: number;
 }
 
-interface OurPage {
-  page: string;
-  shippedKiB: number;
-  firstPaintMs: number[];
-  keyP50?: number;
-  keyP95?: number;
-  keyPaintP50?: number;
-  keyPaintP95?: number;
+/** One cold load of a page: its paint, what it shipped, and its keys when `spec.type`. */
+async function load(side: Side, url: string, dir: string, first: string, type: ((page: Page) => Promise<{ keys: number[]; keyPaints: number[] }>) | undefined, check?: (page: Page) => Promise<void>) {
+  const { page, close } = await openColdPage();
+  try {
+    await page.goto(url);
+    const painted = await waitForPaintOf(page, first);
+    side.paints.push(painted);
+    await check?.(page);
+    side.shipped = gzipKiB(dir, await assetsRequestedBefore(page, painted));
+    if (type) {
+      const typed = await type(page);
+      side.keys.push(...typed.keys);
+      side.keyPaints.push(...typed.keyPaints);
+    }
+  } finally {
+    await close();
+  }
+}
+
+const firstRowIsRowOne = async (page: Page) => {
+  const text = await page.locator(ROW).innerText();
+  if (!text.includes('行1列1')) throw new Error(`the first row painted is not row 1: ${text.slice(0, 80)}`);
+};
+
+async function measure(amisUrl: string, amisDir: string, ourUrl: string, ourDir: string, spec: Spec) {
+  const amis: Side = { paints: [], keys: [], keyPaints: [], shipped: 0 };
+  const ours: Side = { paints: [], keys: [], keyPaints: [], shipped: 0 };
+  for (let run = 0; run < RUNS; run += 1) {
+    await load(amis, `${amisUrl}/index.html?page=${spec.page}`, amisDir, spec.first, spec.type ? typeIntoAmisField150 : undefined, spec.first === ROW ? firstRowIsRowOne : undefined);
+    await load(ours, `${ourUrl}/pages.html?page=${spec.page}`, ourDir, spec.ourFirst, spec.type ? (page) => typeIntoOurField150(page, KEYS, KEY_GAP_MS) : undefined);
+  }
+  const p = (values: number[], q: number) => (values.length ? percentile(values, q) : undefined);
+  const figures = (side: Side) => ({ shipped: side.shipped, paint: percentile(side.paints, 50), keyP50: p(side.keys, 50), keyP95: p(side.keys, 95), keyPaintP50: p(side.keyPaints, 50), keyPaintP95: p(side.keyPaints, 95) });
+  return { amis: figures(amis), ours: figures(ours) };
 }
 
 async function main() {
@@ -153,27 +160,26 @@ async function main() {
   fs.symlinkSync(sdk, path.join(dir, 'sdk'));
   fs.writeFileSync(path.join(dir, 'index.html'), PAGE_HTML);
   fs.writeFileSync(path.join(dir, 'page.js'), PAGE_SCRIPT);
+  const ourDir = fs.mkdtempSync(path.join(os.tmpdir(), 'erp-amis-ours-'));
+  await buildBenchPages(ourDir, ['pages.html']);
   const server = await serveDir(fs.realpathSync(dir));
-  const ours = (() => {
-    const file = path.join(ROOT, '.bench/client.json');
-    return fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as { date: string; pages: OurPage[] }) : undefined;
-  })();
+  const ourServer = await serveDir(ourDir);
   const fmt = (n: number | undefined) => (n === undefined ? '–' : n.toFixed(n < 100 ? 1 : 0));
+  const ratio = (a: number | undefined, b: number | undefined) => (a !== undefined && b ? (a / b).toFixed(2) : '–');
   try {
-    console.log(`amis ${AMIS_VERSION} bench pages (headless chromium, ${RUNS} cold loads each; medians; ms from navigation; keys: ${KEYS} into field #150, ${KEY_GAP_MS} ms apart)`);
-    console.log(`ours: .bench/client.json${ours ? ` of ${ours.date}` : ' (none: run npm run bench -- client first)'}\n`);
-    console.log('page       amis JS+CSS   amis paint   ours paint   ours/amis   key→frame p50/p95: amis | ours     key→painted p50/p95: amis | ours');
+    console.log(`amis ${AMIS_VERSION} and our bench pages, loads alternating (headless chromium, ${RUNS} cold loads each; medians; ms from navigation; keys: ${KEYS} into field #150, ${KEY_GAP_MS} ms apart)\n`);
+    console.log('page       JS+CSS amis | ours      paint amis | ours   ours/amis   key→frame p50/p95: amis | ours (ours/amis p95)   key→painted p50/p95: amis | ours');
     for (const spec of SPECS) {
-      const amis = await measure(server.url, fs.realpathSync(dir), spec);
-      const our = ours?.pages.find((p) => p.page === spec.name);
-      const ourPaint = our ? percentile(our.firstPaintMs, 50) : undefined;
+      const { amis, ours } = await measure(server.url, fs.realpathSync(dir), ourServer.url, ourDir, spec);
       console.log(
-        `${spec.name.padEnd(10)} ${`${fmt(amis.shipped)} KiB`.padStart(11)} ${`${fmt(amis.paint)} ms`.padStart(12)} ${`${fmt(ourPaint)} ms`.padStart(12)} ${(ourPaint ? (ourPaint / amis.paint).toFixed(2) : '–').padStart(11)}   ${fmt(amis.keyP50)} / ${fmt(amis.keyP95)} | ${fmt(our?.keyP50)} / ${fmt(our?.keyP95)} ms     ${fmt(amis.keyPaintP50)} / ${fmt(amis.keyPaintP95)} | ${fmt(our?.keyPaintP50)} / ${fmt(our?.keyPaintP95)} ms`,
+        `${spec.name.padEnd(10)} ${`${fmt(amis.shipped)} | ${fmt(ours.shipped)} KiB`.padStart(20)} ${`${fmt(amis.paint)} | ${fmt(ours.paint)} ms`.padStart(20)} ${ratio(ours.paint, amis.paint).padStart(11)}   ${fmt(amis.keyP50)} / ${fmt(amis.keyP95)} | ${fmt(ours.keyP50)} / ${fmt(ours.keyP95)} ms (${ratio(ours.keyP95, amis.keyP95)})     ${fmt(amis.keyPaintP50)} / ${fmt(amis.keyPaintP95)} | ${fmt(ours.keyPaintP50)} / ${fmt(ours.keyPaintP95)} ms`,
       );
     }
   } finally {
     server.close();
+    ourServer.close();
     fs.rmSync(dir, { recursive: true, force: true });
+    fs.rmSync(ourDir, { recursive: true, force: true });
   }
 }
 

@@ -16,8 +16,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { build } from 'vite';
-import type { Page } from 'playwright-core';
-import { assetsRequestedBefore, openColdPage, typeAndTime, waitForPaintOf } from './client/probe.ts';
+import { assetsRequestedBefore, openColdPage, waitForPaintOf } from './client/probe.ts';
+import { OUR_FIRST_FIELD, OUR_FIRST_ROW, typeIntoOurField150 } from './client/ourPages.ts';
 import { buildBenchPages, gzipKiB, percentile, serveDir } from './client/static.ts';
 import { measureRoutes, type RouteFigures } from './client-routes.ts';
 
@@ -48,20 +48,12 @@ interface Results {
 }
 
 const PAGES = [
-  { name: 'form200', query: 'page=form200', first: '[data-field-index="1"]', last: '[data-field-index="200"]' },
-  { name: 'form200 (all mounted)', query: 'page=form200&mount=all', first: '[data-field-index="1"]', last: '[data-field-index="200"] input' },
-  { name: 'crud200', query: 'page=crud200', first: '.ag-row[row-index="0"]' },
-  { name: 'crud10k', query: 'page=crud10k', first: '.ag-row[row-index="0"]' },
+  { name: 'form200', query: 'page=form200', first: OUR_FIRST_FIELD, last: '[data-field-index="200"]' },
+  { name: 'form200 (all mounted)', query: 'page=form200&mount=all', first: OUR_FIRST_FIELD, last: '[data-field-index="200"] input' },
+  { name: 'crud200', query: 'page=crud200', first: OUR_FIRST_ROW },
+  { name: 'crud10k', query: 'page=crud10k', first: OUR_FIRST_ROW },
 ];
 
-
-async function typeIntoField150(page: Page): Promise<{ keys: number[]; keyPaints: number[] }> {
-  // A field not yet mounted shows a focusable placeholder: clicking it mounts and focuses the editor.
-  await page.click('[data-field-index="150"] .erp-control');
-  await page.waitForSelector('[data-field-index="150"] input:focus', { timeout: 10_000 });
-  await page.waitForTimeout(300);
-  return typeAndTime(page, KEYS, KEY_GAP_MS);
-}
 
 async function measurePage(url: string, outDir: string, spec: (typeof PAGES)[number]): Promise<PageFigures> {
   const firstPaintMs: number[] = [];
@@ -80,7 +72,7 @@ async function measurePage(url: string, outDir: string, spec: (typeof PAGES)[num
       // What the page needed to show itself (a list then loads the form engine in idle time).
       shipped = gzipKiB(outDir, new Set(await assetsRequestedBefore(page, last)));
       if (spec.name.startsWith('form200')) {
-        const typed = await typeIntoField150(page);
+        const typed = await typeIntoOurField150(page, KEYS, KEY_GAP_MS);
         keys.push(...typed.keys);
         keyPaints.push(...typed.keyPaints);
       }
