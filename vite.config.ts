@@ -198,6 +198,16 @@ export default defineConfig({
     chunkSizeWarningLimit: 1500,
     // Which chunk holds which module: the route-loads browser test checks what each route pulls.
     manifest: true,
+    rolldownOptions: {
+      treeshake: {
+        // The barrels of antd's rc-component packages (their `es/index.js`) hang sub-components on
+        // the default export (Form.Field = Field, …) and say nothing of side effects, so a bundler
+        // must keep them whole as soon as anything imports from the package: antd's Input reaches
+        // rc-form's entry for its FormProvider and drags rc-form and its validator into every
+        // page. Read as side-effect free, a barrel is kept only when its own exports are used.
+        moduleSideEffects: (id: string) => !/[\\/]node_modules[\\/]@rc-component[\\/][^\\/]+[\\/]es[\\/]index\.js$/.test(id),
+      },
+    },
   },
   server: {
     port: 5173,

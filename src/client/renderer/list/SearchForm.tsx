@@ -1,5 +1,7 @@
 import { lazy, Suspense, useId, useMemo, useState, type CSSProperties, type FormEvent } from 'react';
-import { Button, Input, Select, Space } from 'antd';
+import { Button, Select, Space } from 'antd';
+// The plain input, not antd's index entry, whose Input carries TextArea, Password, Search and OTP along.
+import Input from 'antd/es/input/Input';
 import SearchOutlined from '@ant-design/icons/es/icons/SearchOutlined';
 import ReloadOutlined from '@ant-design/icons/es/icons/ReloadOutlined';
 import type { FieldSchema, ResourceFile } from '../../../shared/resource.ts';

@@ -1,5 +1,6 @@
 import { useMemo, useRef, useState } from 'react';
-import { AutoComplete, Flex, Input, type InputRef } from 'antd';
+import { AutoComplete, Flex, type InputRef } from 'antd';
+import Input from 'antd/es/input/Input';
 import SearchOutlined from '@ant-design/icons/es/icons/SearchOutlined';
 import { useLocalizedLabel, useT } from '../../i18n/index.ts';
 import { MenuIcon } from '../../menu/MenuIcon.tsx';
