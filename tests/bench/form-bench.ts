@@ -2,7 +2,8 @@
  * Form benchmark (figures only, never asserted): builds the client in production mode with the
  * bench page of tests/bench/client/ as its entry, serves it on loopback and opens a
  * 200-field form in headless Debian chromium. Prints time to first render and keystroke
- * input-to-next-paint p50/p95, for our form and for the stock @rjsf/antd theme.
+ * input-to-next-paint p50/p95, for our form and for the stock @rjsf/antd theme. The page is timed
+ * from outside, with selectors only: the probe of tests/bench/client/probe.ts is injected into it.
  *
  *   npx tsx tests/bench/form-bench.ts        (or import { runFormBench } from npm run bench)
  */
@@ -11,19 +12,23 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildBenchPages, percentile, serveDir } from './client/static.ts';
-import { chromium, type Page } from 'playwright-core';
+import { installPaintProbe, typeAndTime, waitForPaintOf } from './client/probe.ts';
+import { BENCH_FIELD_COUNT, fieldName } from './client/benchResource.ts';
+import { chromium, type JSHandle, type Page } from 'playwright-core';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const KEYSTROKES = 60;
+const KEY_GAP_MS = 40;
+const COMMITS = 5;
 const RUNS = 5;
 
-interface BenchState {
-  warm: boolean;
-  firstRender?: number;
-  latencies: number[];
-  paintLatencies: number[];
-  commitLatencies: number[];
-}
+/** The page as the driver sees it (tests/bench/client/bench.tsx): selectors only. */
+const OPEN_BUTTON = '[data-bench="open"]';
+const OPEN_READY = '[data-bench="open"][data-bench-ready]';
+const LAST_FIELD = fieldName(BENCH_FIELD_COUNT - 1);
+/** The last of the 200 field boxes: ours `.erp-field` (its editor may still be a placeholder), stock the input. */
+const lastFieldOf = (variant: string) => (variant === 'stock' ? `#root_${LAST_FIELD}` : `.erp-field[data-field="${LAST_FIELD}"]`);
+const TYPED_FIELD = '#root_f002';
 
 export interface FormBenchFigures {
   variant: string;
@@ -35,44 +40,73 @@ export interface FormBenchFigures {
   commitP50: number;
 }
 
+interface RunFigures {
+  firstRender: number;
+  keys: number[];
+  keyPaints: number[];
+  commits: number[];
+}
+
 async function buildBench(outDir: string): Promise<void> {
   await buildBenchPages(outDir, ['bench.html']);
 }
 
-async function typeInto(page: Page, selector: string, keys: number): Promise<void> {
-  await page.click(selector);
-  await page.waitForTimeout(100);
-  await page.evaluate(() => ((window as unknown as { __bench: { recording: boolean } }).__bench.recording = true));
-  for (let i = 0; i < keys; i += 1) {
-    await page.keyboard.press(String.fromCharCode(97 + (i % 26)));
-    // One key per frame or two, as a fast typist.
-    await page.waitForTimeout(40);
+/**
+ * Tab (blur: the field commits to the form) → the next frame. The driver's own one-shot listener,
+ * installed before the key is pressed; the handle holds the promise of its figure.
+ */
+async function timeTab(page: Page): Promise<number> {
+  const pending = (await page.evaluateHandle(`(() => {
+    const stop = new AbortController();
+    const done = new Promise((resolve) => {
+      document.addEventListener('keydown', (event) => {
+        if (event.key !== 'Tab') return;
+        stop.abort();
+        const began = event.timeStamp;
+        requestAnimationFrame(() => resolve(performance.now() - began));
+      }, { capture: true, signal: stop.signal });
+    });
+    return { done };
+  })()`)) as JSHandle<{ done: Promise<number> }>;
+  try {
+    await page.keyboard.press('Tab');
+    return await pending.evaluate((holder) => holder.done);
+  } finally {
+    await pending.dispose();
   }
-  await page.evaluate(() => ((window as unknown as { __bench: { recording: boolean } }).__bench.recording = false));
 }
 
-async function measure(page: Page, url: string, variant: string): Promise<{ firstRender: number; state: BenchState }> {
+async function measure(page: Page, url: string, variant: string): Promise<RunFigures> {
   await page.goto(`${url}/bench.html?variant=${variant}`);
-  await page.waitForFunction(() => (window as unknown as { __bench: BenchState }).__bench.warm, null, { timeout: 60_000 });
+  await page.waitForSelector(OPEN_READY, { timeout: 60_000 });
   await page.waitForTimeout(300);
-  await page.evaluate(() => (window as unknown as { __openBench(): void }).__openBench());
-  await page.waitForFunction(() => (window as unknown as { __bench: BenchState }).__bench.firstRender !== undefined, null, { timeout: 60_000 });
+  const button = await page.locator(OPEN_BUTTON).boundingBox();
+  if (!button) throw new Error(`${OPEN_BUTTON} has no box`);
+  // The clock starts on the page just before the click (a mouse press and release away).
+  const start = (await page.evaluate('performance.now()')) as number;
+  await page.mouse.click(button.x + button.width / 2, button.y + button.height / 2);
+  const painted = await waitForPaintOf(page, lastFieldOf(variant));
+  const firstRender = painted - start;
   // Typing starts once the dialog has settled (open animation, editors mounted ahead of scrolling).
   await page.waitForTimeout(1000);
-  const textInput = variant === 'stock' ? '#root_f002' : '#root_f002';
-  await typeInto(page, textInput, KEYSTROKES);
+  await page.click(TYPED_FIELD);
+  await page.waitForSelector(`${TYPED_FIELD}:focus`, { timeout: 10_000 });
+  await page.waitForTimeout(100);
+  const typed = await typeAndTime(page, KEYSTROKES, KEY_GAP_MS);
+  // The keys went into the field (not somewhere the form ignores).
+  const value = await page.inputValue(TYPED_FIELD);
+  if (value.length !== KEYSTROKES) throw new Error(`${TYPED_FIELD} holds ${JSON.stringify(value)} after ${KEYSTROKES} keys`);
+  const commits: number[] = [];
   if (variant !== 'stock') {
     // Commit (blur): the one moment our form re-renders as a whole.
-    for (let i = 0; i < 5; i += 1) {
-      await page.click(`#root_f0${String(10 * i + 10).padStart(2, '0')}`);
+    for (let i = 0; i < COMMITS; i += 1) {
+      await page.click(`#root_${fieldName(10 * i + 9)}`);
       await page.keyboard.press('x');
-      await page.keyboard.press('Tab');
+      commits.push(await timeTab(page));
       await page.waitForTimeout(100);
     }
   }
-  await page.waitForTimeout(200);
-  const state = await page.evaluate(() => (window as unknown as { __bench: BenchState }).__bench);
-  return { firstRender: state.firstRender ?? Number.NaN, state };
+  return { firstRender, keys: typed.keys, keyPaints: typed.keyPaints, commits };
 }
 
 /**
@@ -105,6 +139,7 @@ export async function runFormBench(): Promise<FormBenchFigures[]> {
           ...(unthrottled ? ['--disable-frame-rate-limit', '--disable-gpu-vsync'] : []),
         ],
       });
+      await installPaintProbe(context);
       const firstRenderMs: number[] = [];
       const keys: number[] = [];
       const paints: number[] = [];
@@ -112,12 +147,12 @@ export async function runFormBench(): Promise<FormBenchFigures[]> {
       try {
         for (let run = 0; run < RUNS; run += 1) {
           const page = await context.newPage();
-          const { firstRender, state } = await measure(page, server.url, variant);
-          firstRenderMs.push(firstRender);
-          if (process.env.FORM_BENCH_DEBUG) console.log(variant, state.latencies.map((v) => v.toFixed(0)).join(' '));
-          keys.push(...state.latencies);
-          paints.push(...state.paintLatencies);
-          commits.push(...state.commitLatencies);
+          const measured = await measure(page, server.url, variant);
+          firstRenderMs.push(measured.firstRender);
+          if (process.env.FORM_BENCH_DEBUG) console.log(variant, measured.keys.map((v) => v.toFixed(0)).join(' '));
+          keys.push(...measured.keys);
+          paints.push(...measured.keyPaints);
+          commits.push(...measured.commits);
           await page.close();
         }
       } finally {

@@ -1,9 +1,12 @@
 /**
  * Benchmark page (built only by tests/bench/form-bench.ts). A small form is opened and closed
- * first, as the shell would have warmed antd up; then `window.__openBench()` opens the 200-field
- * form and the page records the time to its first painted frame, and for every key typed the
- * time from the key event to the next frame (requestAnimationFrame) and to after that frame's
- * paint. `?variant=stock` opens the same fields on the stock @rjsf/antd theme instead.
+ * first, as the shell would have warmed antd up; then the page shows a plain button,
+ * `[data-bench="open"]`, that opens the 200-field form. The button gets `data-bench-ready` once
+ * the page is warm (and, for `?variant=stock`, the stock form's chunk is loaded, so loading it is
+ * not timed). `?variant=stock` opens the same fields on the stock @rjsf/antd theme instead.
+ *
+ * The page sets no globals and times nothing itself: the driver times it from outside, with
+ * selectors only (its probe, tests/bench/client/probe.ts, injected before the page's scripts).
  */
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
@@ -11,65 +14,9 @@ import { App as AntdApp, ConfigProvider } from 'antd';
 import zhCN from 'antd/es/locale/zh_CN';
 import { FormDialog } from '../../../src/client/renderer/form/FormDialog.tsx';
 import { antdThemeOf } from '../../../src/client/app/theme/antdTheme.ts';
-import { BENCH_FIELD_COUNT, benchResource, warmUpResource } from './benchResource.ts';
-
-interface BenchState {
-  variant: string;
-  warm: boolean;
-  /** Keys count only while the driver types into one field (not the clicks between fields). */
-  recording: boolean;
-  start?: number;
-  firstRender?: number;
-  /** Key event → next animation frame (the frame that shows it). */
-  latencies: number[];
-  /** Key event → after that frame was painted. */
-  paintLatencies: number[];
-  /** Tab (blur: the field commits to the form) → next frame. */
-  commitLatencies: number[];
-}
-
-declare global {
-  interface Window {
-    __bench: BenchState;
-    __openBench(): void;
-  }
-}
+import { benchResource, warmUpResource } from './benchResource.ts';
 
 const variant = new URLSearchParams(location.search).get('variant') ?? 'ours';
-const state: BenchState = { variant, warm: false, recording: false, latencies: [], paintLatencies: [], commitLatencies: [] };
-window.__bench = state;
-
-function afterPaint(callback: () => void): void {
-  const channel = new MessageChannel();
-  channel.port1.onmessage = callback;
-  channel.port2.postMessage(null);
-}
-
-function watchFirstRender(): void {
-  const selector = variant === 'stock' ? '.ant-form-item' : '.erp-field';
-  const check = () => {
-    if (document.querySelectorAll(selector).length < BENCH_FIELD_COUNT || state.firstRender !== undefined) return false;
-    requestAnimationFrame(() => afterPaint(() => (state.firstRender = performance.now() - state.start!)));
-    return true;
-  };
-  const watcher = new MutationObserver(() => check() && watcher.disconnect());
-  watcher.observe(document.body, { childList: true, subtree: true });
-}
-
-document.addEventListener(
-  'keydown',
-  (event) => {
-    if (state.start === undefined) return;
-    const began = event.timeStamp;
-    const commit = event.key === 'Tab';
-    if (!commit && !state.recording) return;
-    requestAnimationFrame(() => {
-      (commit ? state.commitLatencies : state.latencies).push(performance.now() - began);
-      if (!commit) afterPaint(() => state.paintLatencies.push(performance.now() - began));
-    });
-  },
-  true,
-);
 
 const StockForm = lazy(() => import('./StockForm.tsx'));
 // Loaded before the clock starts, like an already visited page.
@@ -77,26 +24,26 @@ const stockReady = variant === 'stock' ? import('./StockForm.tsx') : Promise.res
 
 function Bench() {
   const [phase, setPhase] = useState<'warm' | 'idle' | 'open'>('warm');
+  const [ready, setReady] = useState(false);
   const [small] = useState(warmUpResource);
   const [large] = useState(benchResource);
   useEffect(() => {
     if (phase !== 'warm') return;
     const timer = window.setTimeout(() => {
       setPhase('idle');
-      void stockReady.then(() => (state.warm = true));
+      void stockReady.then(() => setReady(true));
     }, 600);
     return () => window.clearTimeout(timer);
   }, [phase]);
-  useEffect(() => {
-    window.__openBench = () => {
-      state.start = performance.now();
-      watchFirstRender();
-      setPhase('open');
-    };
-  }, []);
   if (phase === 'warm')
     return <FormDialog resource={small} mode="add" open onClose={() => undefined} onSaved={() => undefined} />;
-  if (phase === 'idle') return null;
+  if (phase === 'idle') {
+    return (
+      <button type="button" data-bench="open" data-bench-ready={ready ? '' : undefined} onClick={() => setPhase('open')}>
+        打开表单
+      </button>
+    );
+  }
   if (variant === 'stock') {
     return (
       <Suspense fallback={null}>
