@@ -289,6 +289,11 @@ describe('master-data dialogs', () => {
     // The names in the rows (the pinned 合计 row's cell is empty).
     const names = async () => (await list.locator('.ag-row [col-id="bartererName"]').allInnerTexts()).filter(Boolean);
     await expect.poll(names).toEqual(expect.arrayContaining(['已有联系人客户', '浏览器测试客户']));
+    // The pinned 合计 row sums the money column (its summing code loads only with lists that have one).
+    // 应收余额 is off to the right: the grid draws the columns in view only.
+    await list.locator('.ag-body-horizontal-scroll-viewport').evaluate((viewport) => (viewport.scrollLeft = viewport.scrollWidth));
+    const total = list.locator('.ag-row-pinned [col-id="collectBalance"]');
+    await expect.poll(() => total.innerText()).toMatch(/^-?[\d,]+\.\d{2}$/);
     const search = page.getByTestId('list-search');
     // Each label names its input (a click on 客户名称 focuses it; screen readers read it).
     const name = search.getByLabel('客户名称');

@@ -23,7 +23,7 @@ import { clearColumnState, loadColumnState, saveColumnState } from './columnStat
 import { ACTIONS_COL, buildDataColumns, indexColumn, isSummable, sortColumnOf, type GridContext } from './columns.tsx';
 import { RowActionsCell, actionsColumnWidth, type RowActionsContext, type RowButton } from './RowActions.tsx';
 import type { SortKey } from './useListData.ts';
-import { summaryRow } from './summary.ts';
+import { useSummaryRow } from './useSummaryRow.ts';
 import './grid.css';
 
 function NoRows() {
@@ -159,11 +159,7 @@ export function DataGrid(props: DataGridProps) {
     () => (summary ? columns.filter((c) => isSummable(resource, c)).map((c) => c.field) : []),
     [summary, columns, resource],
   );
-  const pinnedBottom = useMemo(() => {
-    if (totals && summaryFields.length) return [Object.fromEntries(summaryFields.map((f) => [f, totals[f] ?? '']))];
-    const sums = summaryRow(rows, summaryFields);
-    return sums ? [sums] : undefined;
-  }, [rows, summaryFields, totals]);
+  const pinnedBottom = useSummaryRow(rows, summaryFields, totals);
 
   useEffect(() => {
     apiRef.current?.refreshCells({ columns: showIndex ? ['__index'] : [], force: true });

@@ -15,6 +15,7 @@ import { pageByPath } from '../../../generated/pages.ts';
 import { pageTargetOf } from '../page/pageTarget.ts';
 import { listEndpointOf } from './useListData.ts';
 import { prefetchList } from './prefetchedCalls.ts';
+import { loadSummary } from './useSummaryRow.ts';
 
 const loadListPage = () => import('./ListPage.tsx');
 
@@ -32,6 +33,8 @@ export function prefetchListPage(menu: PageMenu): void {
       void loadListPage().catch(() => undefined);
       // The columns' dictionaries too: the grid shows its rows once their labels are in.
       for (const column of listColumnsOf(resource)) void loadFieldDictionary(fieldOf(resource, column.field)).catch(() => undefined);
+      // And the summing code of a list with a summary row (decimal.js), which plain lists never load.
+      if (viewsOf(resource).list?.summary) void loadSummary().catch(() => undefined);
       const endpoint = listEndpointOf(resource);
       if (!endpoint || endpoint.method === 'POST') return;
       const params = { current: 1, size: viewsOf(resource).list?.pageSize ?? 10 };
