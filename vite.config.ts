@@ -164,6 +164,8 @@ function menuIcons(): Plugin {
 }
 
 const ANTD_STYLES_ID = 'virtual:antd-styles.css';
+/** The entry module of an antd rc-component package (see `treeshake` below). */
+const RC_COMPONENT_BARREL = /[\\/]node_modules[\\/]@rc-component[\\/][^\\/]+[\\/]es[\\/]index\.js$/;
 
 /**
  * `virtual:antd-styles.css`: antd's styles of the commonly drawn components, made by the build
@@ -205,7 +207,8 @@ export default defineConfig({
         // must keep them whole as soon as anything imports from the package: antd's Input reaches
         // rc-form's entry for its FormProvider and drags rc-form and its validator into every
         // page. Read as side-effect free, a barrel is kept only when its own exports are used.
-        moduleSideEffects: (id: string) => !/[\\/]node_modules[\\/]@rc-component[\\/][^\\/]+[\\/]es[\\/]index\.js$/.test(id),
+        // Every other module keeps the default (undefined: its package.json's word).
+        moduleSideEffects: (id: string) => (RC_COMPONENT_BARREL.test(id) ? false : undefined),
       },
     },
   },
