@@ -63,6 +63,15 @@ async function openList(page: Page, base: string, path: string, resource: string
   await settle(page);
 }
 
+/** Opens the list at `path` and its 新增 dialog titled `title`. */
+async function openAddDialog(page: Page, base: string, path: string, resource: string, title: string): Promise<Locator> {
+  await openList(page, base, path, resource);
+  await page.getByTestId('list-toolbar').getByRole('button', { name: /新\s*增/ }).click();
+  const dialog = modal(page, title);
+  await dialog.waitFor();
+  return dialog;
+}
+
 /** Picks the node titled `title` in an open tree picker by double-click. */
 async function doubleClickNode(picker: Locator, title: string) {
   await dialogsAtRest(picker.page());
@@ -103,10 +112,7 @@ describe('master-data dialogs', () => {
 
     const path = pathOf('customer');
     expect(path).toBe('/base/customer');
-    await openList(page, server.url, path, 'customer');
-    await page.getByTestId('list-toolbar').getByRole('button', { name: /新\s*增/ }).click();
-    const dialog = modal(page, '新增客户');
-    await dialog.waitFor();
+    const dialog = await openAddDialog(page, server.url, path, 'customer', '新增客户');
 
     // The four tabs, in order.
     expect(await dialog.locator('.ant-tabs-tab').allInnerTexts()).toEqual(['基本信息', '联系人', '附件', '其他信息']);
@@ -252,10 +258,7 @@ describe('master-data dialogs', () => {
 
   test('tax-rate picker: 请选择税率，无税请选0 with nothing chosen; 暂无数据 clears the choice; double-click fills the rate', async () => {
     const { page, pageErrors } = browser;
-    await openList(page, server.url, '/base/customer', 'customer');
-    await page.getByTestId('list-toolbar').getByRole('button', { name: /新\s*增/ }).click();
-    const dialog = modal(page, '新增客户');
-    await dialog.waitFor();
+    const dialog = await openAddDialog(page, server.url, '/base/customer', 'customer', '新增客户');
     await field(dialog, 'taxRateId').locator('.ant-select').click();
     const picker = modal(page, /^税率$/);
     await picker.waitFor();
@@ -308,10 +311,7 @@ describe('master-data dialogs', () => {
 
   test('a text field: 清除 shows only over text, empties the field and checks it (请输入参数名称), keeping the caret; Enter commits', async () => {
     const { page, pageErrors } = browser;
-    await openList(page, server.url, '/system/param', 'param');
-    await page.getByTestId('list-toolbar').getByRole('button', { name: /新\s*增/ }).click();
-    const dialog = modal(page, '新增参数');
-    await dialog.waitFor();
+    const dialog = await openAddDialog(page, server.url, '/system/param', 'param', '新增参数');
     const box = field(dialog, 'paramName');
     const input = box.locator('input');
     const clear = box.getByRole('button', { name: '清除' });
@@ -344,10 +344,7 @@ describe('master-data dialogs', () => {
       await route.continue();
     });
     try {
-      await openList(page, server.url, '/base/customer', 'customer');
-      await page.getByTestId('list-toolbar').getByRole('button', { name: /新\s*增/ }).click();
-      const dialog = modal(page, '新增客户');
-      await dialog.waitFor();
+      const dialog = await openAddDialog(page, server.url, '/base/customer', 'customer', '新增客户');
       await field(dialog, 'taxRateId').locator('.ant-select').click();
       // Waiting is shown on the field itself.
       await field(dialog, 'taxRateId').locator('.anticon-loading').waitFor();
@@ -369,10 +366,7 @@ describe('master-data dialogs', () => {
 
   test('staff attachments warn at six (当前页面最多可上传六个附件！); a brand logo must be 116*116', async () => {
     const { page, pageErrors } = browser;
-    await openList(page, server.url, '/base/staff', 'staff');
-    await page.getByTestId('list-toolbar').getByRole('button', { name: /新\s*增/ }).click();
-    const dialog = modal(page, '新增职员');
-    await dialog.waitFor();
+    const dialog = await openAddDialog(page, server.url, '/base/staff', 'staff', '新增职员');
     await dialog.locator('.ant-tabs-tab', { hasText: '附件' }).click();
     const uploads = field(dialog, 'fileInfoVoForms');
     const fileInput = uploads.locator('input[type=file]');
@@ -387,10 +381,7 @@ describe('master-data dialogs', () => {
     await footerButton(dialog, /取\s*消/).click();
     await expect.poll(() => dialog.count()).toBe(0);
 
-    await openList(page, server.url, '/base/brand', 'brand');
-    await page.getByTestId('list-toolbar').getByRole('button', { name: /新\s*增/ }).click();
-    const brand = modal(page, '新增品牌');
-    await brand.waitFor();
+    const brand = await openAddDialog(page, server.url, '/base/brand', 'brand', '新增品牌');
     const logo = field(brand, 'logoUrl');
     await logo.locator('input[type=file]').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: pngBytes(4, 4) });
     await expectMessage(page, '图片尺寸只能是116*116px!请重新选择!');
@@ -408,10 +399,7 @@ describe('master-data dialogs', () => {
     for (const name of ['无线键盘K1', '无线鼠标M2']) {
       expectOk(await api.post(apiPathOf(goods, 'submit'), { ...(await bodies.validBody(goods)), commInfoName: name }), 'goods submit');
     }
-    await openList(page, server.url, '/base/barcode', 'barcode');
-    await page.getByTestId('list-toolbar').getByRole('button', { name: /新\s*增/ }).click();
-    const dialog = modal(page, '新增条码');
-    await dialog.waitFor();
+    const dialog = await openAddDialog(page, server.url, '/base/barcode', 'barcode', '新增条码');
     await field(dialog, 'commInfoId').locator('.ant-select').click();
     const picker = modal(page, /^商品$/);
     const rows = picker.locator('.ant-table-tbody tr.ant-table-row');
@@ -460,10 +448,7 @@ describe('master-data dialogs', () => {
     const nature = expectOk(await api.get('/blade-base/customernature/tree', { parentId: 0 }))[0];
     const level = expectOk(await api.get('/blade-base/commcustomerlevel/list', { current: 1, size: 10 })).records[0];
 
-    await openList(page, server.url, '/base/customer', 'customer');
-    await page.getByTestId('list-toolbar').getByRole('button', { name: /新\s*增/ }).click();
-    const dialog = modal(page, '新增客户');
-    await dialog.waitFor();
+    const dialog = await openAddDialog(page, server.url, '/base/customer', 'customer', '新增客户');
     // Typing part of a known company's name offers it; picking it fills its details.
     await field(dialog, 'bartererName').locator('input').pressSequentially('华强', { delay: 50 });
     const option = page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: '深圳华强电子有限公司' });
@@ -553,10 +538,7 @@ describe('master-data dialogs', () => {
 
     const path = pathOf('supplier');
     expect(path).toBe('/base/supplier');
-    await openList(page, server.url, path, 'supplier');
-    await page.getByTestId('list-toolbar').getByRole('button', { name: /新\s*增/ }).click();
-    const dialog = modal(page, '新增供应商');
-    await dialog.waitFor();
+    const dialog = await openAddDialog(page, server.url, path, 'supplier', '新增供应商');
     await field(dialog, 'natureId').locator('.ant-select').click();
     const picker = modal(page, '供应商分类选择');
     await picker.waitFor();
