@@ -10,8 +10,7 @@
  */
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
-import { ConfigProvider } from 'antd';
-import { FeedbackProvider } from '../../../src/client/feedback/FeedbackProvider.tsx';
+import { App as AntdApp, ConfigProvider } from 'antd';
 import zhCN from 'antd/es/locale/zh_CN';
 import { FormDialog } from '../../../src/client/renderer/form/FormDialog.tsx';
 import { antdThemeOf } from '../../../src/client/app/theme/antdTheme.ts';
@@ -57,8 +56,8 @@ function Bench() {
 
 createRoot(document.getElementById('root')!).render(
   <ConfigProvider theme={antdThemeOf('default')} locale={zhCN}>
-    <FeedbackProvider>
+    <AntdApp>
       <Bench />
-    </FeedbackProvider>
+    </AntdApp>
   </ConfigProvider>,
 );

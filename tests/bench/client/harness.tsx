@@ -7,8 +7,7 @@
 import { md5 } from 'js-md5';
 import { useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
-import { Button, Card, ConfigProvider, Space, Typography } from 'antd';
-import { FeedbackProvider, useFeedback } from '../../../src/client/feedback/FeedbackProvider.tsx';
+import { App as AntdApp, Button, Card, ConfigProvider, Space, Typography } from 'antd';
 import zhCN from 'antd/es/locale/zh_CN';
 import dayjs from 'dayjs';
 import 'dayjs/locale/zh-cn';
@@ -35,7 +34,7 @@ async function signIn(): Promise<void> {
 }
 
 function MessageBinder() {
-  const { message } = useFeedback();
+  const { message } = AntdApp.useApp();
   useEffect(() => bindNotifier(message), [message]);
   return null;
 }
@@ -148,9 +147,9 @@ function Scene() {
 
 createRoot(document.getElementById('root')!).render(
   <ConfigProvider theme={antdThemeOf((query.get('theme') ?? 'default') as ThemeName)} locale={zhCN} button={{ autoInsertSpace: false }}>
-    <FeedbackProvider>
+    <AntdApp>
       <MessageBinder />
       <Scene />
-    </FeedbackProvider>
+    </AntdApp>
   </ConfigProvider>,
 );

@@ -8,8 +8,7 @@
  */
 import type { ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { ConfigProvider } from 'antd';
-import { FeedbackProvider } from '../../../src/client/feedback/FeedbackProvider.tsx';
+import { App as AntdApp, ConfigProvider } from 'antd';
 import zhCN from 'antd/es/locale/zh_CN';
 import dayjs from 'dayjs';
 import 'dayjs/locale/zh-cn';
@@ -60,9 +59,9 @@ answerListCalls();
 void pageElement().then((page) =>
   createRoot(document.getElementById('root')!).render(
     <ConfigProvider theme={antdThemeOf('default')} locale={zhCN} button={{ autoInsertSpace: false }}>
-      <FeedbackProvider>
+      <AntdApp>
         <BrowserRouter>{page}</BrowserRouter>
-      </FeedbackProvider>
+      </AntdApp>
     </ConfigProvider>,
   ),
 );
