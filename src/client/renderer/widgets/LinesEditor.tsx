@@ -1,5 +1,5 @@
 import { memo, useCallback, useEffect, useMemo, useRef } from 'react';
-import { Button, Table } from 'antd';
+import { App, Button, Table } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import DeleteOutlined from '@ant-design/icons/es/icons/DeleteOutlined';
 import PlusOutlined from '@ant-design/icons/es/icons/PlusOutlined';
@@ -17,7 +17,6 @@ import { editorFor } from './registry.ts';
 import { ReadonlyValue } from './ReadonlyValue.tsx';
 import { ApiError, http } from '../../api/http.ts';
 import { endpointUrl } from '../common/endpoint.ts';
-import { useFeedback } from '../../feedback/FeedbackProvider.tsx';
 
 type Row = Values;
 
@@ -118,7 +117,7 @@ const Cell = memo(function Cell({ store, path, spec, row, index, disabled, onCel
 export const LinesEditor = memo(function LinesEditor(props: EditorProps) {
   const { id, spec, disabled, onCommit } = props;
   const t = useFT();
-  const { message } = useFeedback();
+  const { message } = App.useApp();
   const store = useFormStore();
   const def: LinesDef = spec.def.lines ?? { fields: [] };
   const itemName = spec.prop['x-lines'] as string | undefined;

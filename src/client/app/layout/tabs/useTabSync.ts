@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-
+import { App } from 'antd';
 import { useLocation, useNavigate } from 'react-router';
 import { useTabs, type Tab } from '../../../store/tabs.ts';
 import { useT, type Translate } from '../../i18n/index.ts';
@@ -7,7 +7,6 @@ import { describeLocation } from '../../menu/routeIndex.ts';
 import { useRouteIndex } from '../../menu/useMenus.ts';
 import { website } from '../../website.ts';
 import { useSettings } from '../../../store/settings.ts';
-import { useFeedback } from '../../../feedback/FeedbackProvider.tsx';
 
 export function tabLabel(tab: Tab, t: Translate, language: 'zh' | 'en'): string {
   if (tab.i18nKey) return t(tab.i18nKey);
@@ -22,7 +21,7 @@ export function useTabSync(): string {
   const location = useLocation();
   const navigate = useNavigate();
   const index = useRouteIndex();
-  const { message } = useFeedback();
+  const { message } = App.useApp();
   const t = useT();
   const language = useSettings((s) => s.language);
   const activeKey = useTabs((s) => s.activeKey);
