@@ -190,10 +190,47 @@ function antdStyles(): Plugin {
   };
 }
 
+/** An icon module of @ant-design/icons or its SVG definitions. */
+const ICON_MODULE = /[\\/]node_modules[\\/]@ant-design[\\/]icons(?:-svg)?[\\/]es[\\/](?:icons|asn)[\\/]/;
+/** What every list route draws: the frame, the layout and the list page. */
+const SHELL_ROOTS = /[\\/]src[\\/]client[\\/](?:app[\\/]AntdFrame|app[\\/]layout[\\/]MainLayout|renderer[\\/]list[\\/]ListPage)\.tsx$/;
+const SIGN_IN_PAGE = /[\\/]src[\\/]client[\\/]app[\\/]pages[\\/]login[\\/]LoginPage\.tsx$/;
+const shellIconModules = new Set<string>();
+
+/**
+ * The icons the frame, the layout and a list page import (statically, through any module), found
+ * once the module graph is complete, for the `shell-icons` chunk below.
+ */
+function shellIcons(): Plugin {
+  return {
+    name: 'erp-shell-icons',
+    buildEnd() {
+      const reachable = (roots: string[]) => {
+        const seen = new Set<string>();
+        const stack = [...roots];
+        while (stack.length) {
+          const id = stack.pop()!;
+          if (seen.has(id)) continue;
+          seen.add(id);
+          stack.push(...(this.getModuleInfo(id)?.importedIds ?? []));
+        }
+        return seen;
+      };
+      const ids = [...this.getModuleIds()];
+      // The sign-in page draws a few of the same SVG definitions (app/plain): those stay apart.
+      const signIn = reachable(ids.filter((id) => this.getModuleInfo(id)?.isEntry || SIGN_IN_PAGE.test(id)));
+      shellIconModules.clear();
+      for (const id of reachable(ids.filter((id) => SHELL_ROOTS.test(id)))) {
+        if (ICON_MODULE.test(id) && !signIn.has(id)) shellIconModules.add(id);
+      }
+    },
+  };
+}
+
 export default defineConfig({
   root: resolve(root, 'src/client'),
   publicDir: resolve(root, 'src/client/public'),
-  plugins: [react(), themeBoot(), menuIcons(), antdStyles(), entityValidators(), precompress()],
+  plugins: [react(), themeBoot(), menuIcons(), antdStyles(), entityValidators(), precompress(), shellIcons()],
   build: {
     outDir: resolve(root, 'dist/client'),
     emptyOutDir: true,
@@ -201,6 +238,18 @@ export default defineConfig({
     // Which chunk holds which module: the route-loads browser test checks what each route pulls.
     manifest: true,
     rolldownOptions: {
+      output: process.env.SHELL_ICONS === '0' ? undefined : {
+        codeSplitting: {
+          groups: [
+            {
+              name: 'shell-icons',
+              test: (id: string) => shellIconModules.has(id),
+              // Only the icons: their imports (React, antd's icon component) stay where they are.
+              includeDependenciesRecursively: false,
+            },
+          ],
+        },
+      },
       treeshake: {
         // The barrels of antd's rc-component packages (their `es/index.js`) hang sub-components on
         // the default export (Form.Field = Field, …) and say nothing of side effects, so a bundler
