@@ -30,6 +30,14 @@ function chunkFile(key: string): string {
   return `/${chunk.file}`;
 }
 
+/** The file of a chunk the build groups by name (vite.config.ts `codeSplitting.groups`). */
+function groupFile(name: string): string {
+  const manifest = JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as Record<string, ManifestChunk>;
+  const key = Object.keys(manifest).find((candidate) => candidate.startsWith(`_${name}-`) && candidate.endsWith('.js'));
+  if (!key) throw new Error(`no ${name} chunk in the build manifest`);
+  return `/${manifest[key]!.file}`;
+}
+
 /** Paths of the scripts and styles the page requests until `stop()`, and the API calls. */
 function recordRequests(page: Page) {
   const assets: string[] = [];
@@ -91,6 +99,8 @@ describe('what each route loads', () => {
         expect(before, key).not.toContain(chunkFile(key));
       }
       expect(before.filter((asset) => asset.includes('/agGrid-'))).toEqual([]);
+      // The icons of the frame and the list come grouped (shell-icons), less the sign-in page's own.
+      expect(before).not.toContain(groupFile('shell-icons'));
       // No antd at all (issue 17): its theme frame, and its message module (loaded on a first toast).
       for (const key of ['app/AntdFrame.tsx', '../../node_modules/antd/es/message/index.js']) {
         expect(before, key).not.toContain(chunkFile(key));
@@ -122,6 +132,7 @@ describe('what each route loads', () => {
     const before = await requestedBefore(page, firstRow);
     expect(requests.calls.filter((call) => call.startsWith('/api/blade-system/param/list')), requests.calls.join('\n')).toHaveLength(1);
     expect(before).toContain(chunkFile('renderer/list/ListPage.tsx'));
+    expect(before).toContain(groupFile('shell-icons'));
     expect(before).not.toContain(formDialog);
     expect(before).not.toContain(chunkFile('../../node_modules/@ant-design/icons/es/index.js'));
     // The frame's and the list's antd styles came with the build (virtual:antd-styles.css):
