@@ -15,6 +15,7 @@ import type { ResourceFile } from './src/shared/resource.ts';
 import { resourceFiles } from './src/server/engine/registry.ts';
 import { validatorModule } from './src/server/engine/validate.ts';
 import { renderAntdStyles } from './generators/antdStyles.ts';
+import { antdPrerendered } from './generators/antdPrerendered.ts';
 
 const root = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
@@ -196,6 +197,11 @@ const ICON_MODULE = /[\\/]node_modules[\\/]@ant-design[\\/]icons(?:-svg)?[\\/]es
 const SHELL_ROOTS = /[\\/]src[\\/]client[\\/](?:app[\\/]AntdFrame|app[\\/]layout[\\/]MainLayout|renderer[\\/]list[\\/]ListPage)\.tsx$/;
 const SIGN_IN_PAGE = /[\\/]src[\\/]client[\\/]app[\\/]pages[\\/]login[\\/]LoginPage\.tsx$/;
 const shellIconModules = new Set<string>();
+const ANTD_BARREL = /[\\/]node_modules[\\/]antd[\\/]es[\\/]index\.js$/;
+/** `export { default as Button } from './button';` in antd's barrel. */
+const BARREL_EXPORT = /export \{ default as (\w+) \} from ['"]\.\/([\w-]+)['"]/g;
+/** `import { Button, theme as antdTheme } from 'antd'` in a module's code. */
+const ANTD_NAMED_IMPORT = /import\s*\{([^}]*)\}\s*from\s*["']antd["']/g;
 
 /**
  * The icons the frame, the layout and a list page import (statically, through any module), found
@@ -205,6 +211,25 @@ function shellIcons(): Plugin {
   return {
     name: 'erp-shell-icons',
     buildEnd() {
+      // antd's barrel imports every component: through it, a module reaches only what it names.
+      const barrel = [...this.getModuleIds()].find((id) => ANTD_BARREL.test(id));
+      const barrelExports = new Map<string, string>();
+      for (const [, name, folder] of (barrel && this.getModuleInfo(barrel)?.code?.matchAll(BARREL_EXPORT)) || []) {
+        const target = this.getModuleInfo(resolve(dirname(barrel!), folder!, 'index.js'));
+        if (target) barrelExports.set(name!, target.id);
+      }
+      const importsOf = (id: string): readonly string[] => {
+        const info = this.getModuleInfo(id);
+        const imported = info?.importedIds ?? [];
+        if (!barrel || !imported.includes(barrel)) return imported;
+        const named = [...(info?.code ?? '').matchAll(ANTD_NAMED_IMPORT)].flatMap(([, names]) =>
+          names!.split(',').map((name) => name.trim().split(/\s+as\s+/)[0]!).filter(Boolean),
+        );
+        const targets = named.map((name) => barrelExports.get(name));
+        // Anything else (a namespace import, a name not found): follow the whole barrel.
+        if (!named.length || targets.some((target) => !target)) return imported;
+        return [...imported.filter((other) => other !== barrel), ...(targets as string[])];
+      };
       const reachable = (roots: string[]) => {
         const seen = new Set<string>();
         const stack = [...roots];
@@ -212,7 +237,7 @@ function shellIcons(): Plugin {
           const id = stack.pop()!;
           if (seen.has(id)) continue;
           seen.add(id);
-          stack.push(...(this.getModuleInfo(id)?.importedIds ?? []));
+          stack.push(...importsOf(id));
         }
         return seen;
       };
@@ -230,7 +255,7 @@ function shellIcons(): Plugin {
 export default defineConfig({
   root: resolve(root, 'src/client'),
   publicDir: resolve(root, 'src/client/public'),
-  plugins: [react(), themeBoot(), menuIcons(), antdStyles(), entityValidators(), precompress(), shellIcons()],
+  plugins: [react(), themeBoot(), menuIcons(), antdStyles(), antdPrerendered(() => renderAntdStyles()), entityValidators(), precompress(), shellIcons()],
   build: {
     outDir: resolve(root, 'dist/client'),
     emptyOutDir: true,

@@ -9,6 +9,7 @@ import { useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App as AntdApp, Button, Card, ConfigProvider, Space, Typography } from 'antd';
 import zhCN from 'antd/es/locale/zh_CN';
+import 'virtual:antd-styles.css';
 import dayjs from 'dayjs';
 import 'dayjs/locale/zh-cn';
 import { loginByPassword } from '../../../src/client/api/auth.ts';
