@@ -197,6 +197,9 @@ const ICON_MODULE = /[\\/]node_modules[\\/]@ant-design[\\/]icons(?:-svg)?[\\/]es
 const SHELL_ROOTS = /[\\/]src[\\/]client[\\/](?:app[\\/]AntdFrame|app[\\/]layout[\\/]MainLayout|renderer[\\/]list[\\/]ListPage)\.tsx$/;
 const SIGN_IN_PAGE = /[\\/]src[\\/]client[\\/]app[\\/]pages[\\/]login[\\/]LoginPage\.tsx$/;
 const shellIconModules = new Set<string>();
+/** What every signed-in page draws: the frame and the layout. */
+const FRAME_ROOTS = /[\\/]src[\\/]client[\\/]app[\\/](?:AntdFrame|layout[\\/]MainLayout)\.tsx$/;
+const frameLibraryModules = new Set<string>();
 const ANTD_BARREL = /[\\/]node_modules[\\/]antd[\\/]es[\\/]index\.js$/;
 /** `export { default as Button } from './button';` in antd's barrel. */
 const BARREL_EXPORT = /export \{ default as (\w+) \} from ['"]\.\/([\w-]+)['"]/g;
@@ -205,7 +208,8 @@ const ANTD_NAMED_IMPORT = /import\s*\{([^}]*)\}\s*from\s*["']antd["']/g;
 
 /**
  * The icons the frame, the layout and a list page import (statically, through any module), found
- * once the module graph is complete, for the `shell-icons` chunk below.
+ * once the module graph is complete, for the `shell-icons` chunk below; and the library modules
+ * the frame and the layout import, for `frame-lib`.
  */
 function shellIcons(): Plugin {
   return {
@@ -248,6 +252,12 @@ function shellIcons(): Plugin {
       for (const id of reachable(ids.filter((id) => SHELL_ROOTS.test(id)))) {
         if (ICON_MODULE.test(id) && !signIn.has(id)) shellIconModules.add(id);
       }
+      frameLibraryModules.clear();
+      if (process.env.FRAME_GROUP !== '0') {
+        for (const id of reachable(ids.filter((id) => FRAME_ROOTS.test(id)))) {
+          if (/[\\/]node_modules[\\/]/.test(id) && !ICON_MODULE.test(id) && !signIn.has(id)) frameLibraryModules.add(id);
+        }
+      }
     },
   };
 }
@@ -270,6 +280,15 @@ export default defineConfig({
               name: 'shell-icons',
               test: (id: string) => shellIconModules.has(id),
               // Only the icons: their imports (React, antd's icon component) stay where they are.
+              includeDependenciesRecursively: false,
+            },
+            {
+              // The libraries' modules every signed-in page runs (antd's components of the frame
+              // and the layout, rc-components, zustand …), less the sign-in page's: one file
+              // instead of ~25 small ones shared by different sets of pages (a file costs more
+              // than its bytes here). FRAME_GROUP=0 builds without it, for comparing the two.
+              name: 'frame-lib',
+              test: (id: string) => frameLibraryModules.has(id),
               includeDependenciesRecursively: false,
             },
           ],
