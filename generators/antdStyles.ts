@@ -17,10 +17,9 @@ import { createElement as h, type ReactNode } from 'react';
  */
 async function commonComponents(): Promise<ReactNode[]> {
   const antd = await import('antd');
-  const { App, Avatar, Badge, Button, Checkbox, Divider, Dropdown, Empty, Flex, Input, InputNumber, Layout } = antd;
+  const { Avatar, Badge, Button, Checkbox, Divider, Dropdown, Empty, Flex, Input, InputNumber, Layout } = antd;
   const { Menu, Modal, Pagination, Popover, Radio, Select, Space, Spin, Tabs, Tooltip } = antd;
   return [
-    h(App, null, 'x'),
     h(Layout, null, h(Layout.Sider), h(Layout.Header), h(Layout.Content)),
     h(Menu, { items: [{ key: 'a', label: 'x' }] }),
     h(Tabs, { items: [{ key: 'a', label: 'x' }] }),

@@ -1,25 +1,15 @@
 import { useEffect, useMemo, useSyncExternalStore } from 'react';
-import { App as AntdApp, ConfigProvider } from 'antd';
+import { ConfigProvider } from 'antd';
 import enUS from 'antd/es/locale/en_US';
 import zhCN from 'antd/es/locale/zh_CN';
 import dayjs from 'dayjs';
 import 'dayjs/locale/zh-cn';
 // Before any antd component draws: antd's engine reads this file's map once, at the first.
 import 'virtual:antd-styles.css';
-import { bindNotifier } from '../api/notify.ts';
+import { FeedbackProvider } from '../feedback/FeedbackProvider.tsx';
 import { useSettings } from '../store/settings.ts';
 import { FrameRoutes } from './FrameRoutes.tsx';
 import { antdThemeOf } from './theme/antdTheme.ts';
-
-/** Gives the HTTP client the themed message API of the antd <App> context. */
-function MessageBinder() {
-  const { message } = AntdApp.useApp();
-  useEffect(() => {
-    bindNotifier(message);
-    return () => bindNotifier(undefined);
-  }, [message]);
-  return null;
-}
 
 const REDUCED_MOTION = '(prefers-reduced-motion: reduce)';
 
@@ -36,8 +26,9 @@ function useReducedMotion(): boolean {
 }
 
 /**
- * Every route but sign-in, inside antd's theme, locale and <App> context. A chunk of its own: the
- * sign-in page ships without antd (issue 17), and this loads while the user types.
+ * Every route but sign-in, inside antd's theme and locale, with the toast and dialog APIs. A
+ * chunk of its own: the sign-in page ships without antd (issue 17), and this loads while the user
+ * types.
  */
 export default function AntdFrame() {
   const themeName = useSettings((s) => s.theme);
@@ -59,10 +50,9 @@ export default function AntdFrame() {
       // Keep 登录 as typed (antd would render it as 登 录).
       button={{ autoInsertSpace: false }}
     >
-      <AntdApp>
-        <MessageBinder />
+      <FeedbackProvider>
         <FrameRoutes />
-      </AntdApp>
+      </FeedbackProvider>
     </ConfigProvider>
   );
 }

@@ -10,7 +10,8 @@
  */
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
-import { App as AntdApp, ConfigProvider } from 'antd';
+import { ConfigProvider } from 'antd';
+import { FeedbackProvider } from '../../../src/client/feedback/FeedbackProvider.tsx';
 import zhCN from 'antd/es/locale/zh_CN';
 import { FormDialog } from '../../../src/client/renderer/form/FormDialog.tsx';
 import { antdThemeOf } from '../../../src/client/app/theme/antdTheme.ts';
@@ -56,8 +57,8 @@ function Bench() {
 
 createRoot(document.getElementById('root')!).render(
   <ConfigProvider theme={antdThemeOf('default')} locale={zhCN}>
-    <AntdApp>
+    <FeedbackProvider>
       <Bench />
-    </AntdApp>
+    </FeedbackProvider>
   </ConfigProvider>,
 );

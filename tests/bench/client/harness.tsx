@@ -7,7 +7,8 @@
 import { md5 } from 'js-md5';
 import { useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
-import { App as AntdApp, Button, Card, ConfigProvider, Space, Typography } from 'antd';
+import { Button, Card, ConfigProvider, Space, Typography } from 'antd';
+import { FeedbackProvider, useFeedback } from '../../../src/client/feedback/FeedbackProvider.tsx';
 import zhCN from 'antd/es/locale/zh_CN';
 import 'virtual:antd-styles.css';
 import dayjs from 'dayjs';
@@ -35,7 +36,7 @@ async function signIn(): Promise<void> {
 }
 
 function MessageBinder() {
-  const { message } = AntdApp.useApp();
+  const { message } = useFeedback();
   useEffect(() => bindNotifier(message), [message]);
   return null;
 }
@@ -148,9 +149,9 @@ function Scene() {
 
 createRoot(document.getElementById('root')!).render(
   <ConfigProvider theme={antdThemeOf((query.get('theme') ?? 'default') as ThemeName)} locale={zhCN} button={{ autoInsertSpace: false }}>
-    <AntdApp>
+    <FeedbackProvider>
       <MessageBinder />
       <Scene />
-    </AntdApp>
+    </FeedbackProvider>
   </ConfigProvider>,
 );

@@ -8,7 +8,8 @@
  */
 import type { ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { App as AntdApp, ConfigProvider } from 'antd';
+import { ConfigProvider } from 'antd';
+import { FeedbackProvider } from '../../../src/client/feedback/FeedbackProvider.tsx';
 import zhCN from 'antd/es/locale/zh_CN';
 import dayjs from 'dayjs';
 import 'dayjs/locale/zh-cn';
@@ -59,9 +60,9 @@ answerListCalls();
 void pageElement().then((page) =>
   createRoot(document.getElementById('root')!).render(
     <ConfigProvider theme={antdThemeOf('default')} locale={zhCN} button={{ autoInsertSpace: false }}>
-      <AntdApp>
+      <FeedbackProvider>
         <BrowserRouter>{page}</BrowserRouter>
-      </AntdApp>
+      </FeedbackProvider>
     </ConfigProvider>,
   ),
 );

@@ -1,5 +1,5 @@
 import { useCallback, useMemo } from 'react';
-import { App } from 'antd';
+
 import { useNavigate } from 'react-router';
 import type { MenuNode } from '../../api/types.ts';
 import { useSession } from '../../store/session.ts';
@@ -8,6 +8,7 @@ import { useT } from '../i18n/index.ts';
 import { website } from '../website.ts';
 import { menuTarget, visibleMenus } from './menuTree.ts';
 import { buildRouteIndex, describeLocation, type RouteIndex } from './routeIndex.ts';
+import { useFeedback } from '../../feedback/FeedbackProvider.tsx';
 
 /** The route index of the full menu tree, rebuilt only when the tree changes. */
 export function useRouteIndex(): RouteIndex {
@@ -31,7 +32,7 @@ export function useVisibleMenus(): MenuNode[] {
  */
 export function useOpenLocation(): (to: string) => boolean {
   const navigate = useNavigate();
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const t = useT();
   const index = useRouteIndex();
   return useCallback(

@@ -18,7 +18,7 @@ import {
   type GridApi,
   type SuppressKeyboardEventParams,
 } from 'ag-grid-community';
-import { App, Button, Flex, Input, Typography } from 'antd';
+import { Button, Flex, Input, Typography } from 'antd';
 import type { FieldSchema, ResourceFile } from '../../../shared/resource.ts';
 import { dictItemOf, useDictionary } from '../../renderer/common/useDictionary.ts';
 import { useLabel } from '../../renderer/common/i18n.ts';
@@ -33,6 +33,7 @@ import { useDT, docText } from '../../renderer/document/i18n.ts';
 import { addQuantities, countedLineOf, duplicateOf, figureFields, parseClipboard, priceInputField, summaryOf, type GridLine, type LineValues } from './lineModel.ts';
 import type { LineStore } from './lineStore.ts';
 import './lineGrid.css';
+import { useFeedback } from '../../feedback/FeedbackProvider.tsx';
 
 ModuleRegistry.registerModules([TextEditorModule, SelectEditorModule, CheckboxEditorModule, ColumnAutoSizeModule]);
 
@@ -74,7 +75,7 @@ const EDITABLE: LineColumn['kind'][] = ['unit', 'text', 'decimal', 'gift'];
 
 export function LineGrid({ store, columns, readOnly, defaults, partnerId, side, height = 360, toolbar }: LineGridProps) {
   const dt = useDT();
-  const { modal, message } = App.useApp();
+  const { modal, message } = useFeedback();
   const theme = useGridTheme();
   const localeText = useGridLocale();
   const language = useSettings((s) => s.language);

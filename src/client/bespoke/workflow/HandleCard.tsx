@@ -1,8 +1,9 @@
 import { useState } from 'react';
-import { Alert, App, Button, Card, Flex, Input, Space } from 'antd';
+import { Alert, Button, Card, Flex, Input, Space } from 'antd';
 import { flowApi } from './flowApi.ts';
 import { useFlowT } from './i18n.ts';
 import { useCloseAndOpen } from './closeAndOpen.ts';
+import { useFeedback } from '../../feedback/FeedbackProvider.tsx';
 
 /**
  * 审批 of one task: a comment and 同意 / 驳回 (rejection confirmed); done, the page closes and
@@ -10,7 +11,7 @@ import { useCloseAndOpen } from './closeAndOpen.ts';
  */
 export function HandleCard({ taskId, taskName, processInstanceId }: { taskId: string; taskName?: string; processInstanceId: string }) {
   const t = useFlowT();
-  const { modal, message } = App.useApp();
+  const { modal, message } = useFeedback();
   const [comment, setComment] = useState('');
   const [busy, setBusy] = useState(false);
   const closeAndOpen = useCloseAndOpen();

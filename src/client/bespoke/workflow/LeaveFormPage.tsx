@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { App, Button, Card, Flex, Result, Space, Spin } from 'antd';
+import { Button, Card, Flex, Result, Space, Spin } from 'antd';
 import { useParams } from 'react-router';
 import type { ResourceFile } from '../../../shared/resource.ts';
 import { useResource } from '../../renderer/common/useResource.ts';
@@ -11,10 +11,11 @@ import { FormStore } from '../../renderer/form/store.ts';
 import { flowApi } from './flowApi.ts';
 import { useFlowT } from './i18n.ts';
 import { useCloseAndOpen } from './closeAndOpen.ts';
+import { useFeedback } from '../../feedback/FeedbackProvider.tsx';
 
 function LeaveForm({ resource, processDefinitionId }: { resource: ResourceFile; processDefinitionId: string }) {
   const t = useFlowT();
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const layout = useMemo(() => buildLayout(resource, 'add'), [resource]);
   const [store, setStore] = useState(() => new FormStore(resource.entity, layout, 'add', defaultsOf(layout)));
   const [busy, setBusy] = useState(false);

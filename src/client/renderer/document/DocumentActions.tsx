@@ -4,13 +4,14 @@
  * (rejection requires one); dangerous ones ask first. Each click carries its own idempotency key.
  */
 import { useState } from 'react';
-import { App, Button, Input } from 'antd';
+import { Button, Input } from 'antd';
 import { availableActions, NEW_BILL, type DocumentDef, type TransitionDef } from '../../../shared/document.ts';
 import type { ResourceFile } from '../../../shared/resource.ts';
 import { useCan } from '../common/permissions.ts';
 import { useLabel } from '../common/i18n.ts';
 import { runAction, type Bill } from './documentApi.ts';
 import { useDT, docText } from './i18n.ts';
+import { useFeedback, type Feedback } from '../../feedback/FeedbackProvider.tsx';
 
 interface Props {
   resource: ResourceFile;
@@ -28,7 +29,7 @@ interface Props {
 const AUDIT = new Set(['pass', 'reject']);
 
 /** Asks for a remark; resolves undefined when cancelled. Required remarks may not be blank. */
-function askRemark(app: ReturnType<typeof App.useApp>, title: string, required: boolean, label: string): Promise<string | undefined> {
+function askRemark(app: Feedback, title: string, required: boolean, label: string): Promise<string | undefined> {
   let text = '';
   return new Promise((resolve) => {
     app.modal.confirm({
@@ -52,7 +53,7 @@ export function DocumentActions({ resource, doc, bill, state, collect, onRefused
   const dt = useDT();
   const can = useCan();
   const label = useLabel();
-  const app = App.useApp();
+  const app = useFeedback();
   const { modal, message } = app;
   const [busy, setBusy] = useState<string>();
   const actions = availableActions(doc, state, can);

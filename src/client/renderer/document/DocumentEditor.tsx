@@ -4,7 +4,7 @@
  * ones the bill's state and the user's buttons allow.
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { App, Button, Flex, Result, Spin, Tabs, Tag, Typography, theme } from 'antd';
+import { Button, Flex, Result, Spin, Tabs, Tag, Typography, theme } from 'antd';
 import PrinterOutlined from '@ant-design/icons/es/icons/PrinterOutlined';
 import { documentOf, NEW_BILL } from '../../../shared/document.ts';
 import type { ResourceFile } from '../../../shared/resource.ts';
@@ -29,6 +29,7 @@ import { ItemsBar, RowsBar } from './ItemsBar.tsx';
 import { headFormBlock, loadBill, newBillValues, type Bill } from './documentApi.ts';
 import { lineColumnsOf } from './lineColumns.ts';
 import { useDT } from './i18n.ts';
+import { useFeedback } from '../../feedback/FeedbackProvider.tsx';
 
 export interface DocumentEditorProps {
   resource: ResourceFile;
@@ -45,7 +46,7 @@ export function DocumentEditor({ resource, billId, onChanged, hideActions }: Doc
   const doc = documentOf(resource)!;
   const dt = useDT();
   const label = useLabel();
-  const { modal, message } = App.useApp();
+  const { modal, message } = useFeedback();
   const { token } = theme.useToken();
   const language = useSettings((s) => s.language);
   const lineResourceName = doc.lines ? (resource.entity.properties[doc.lines]?.['x-lines'] as string | undefined) : undefined;

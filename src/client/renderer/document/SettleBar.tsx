@@ -6,7 +6,7 @@
  * partner it asks for one first.
  */
 import { useState } from 'react';
-import { App, Button, Flex, Modal, Table } from 'antd';
+import { Button, Flex, Modal, Table } from 'antd';
 import type { DocumentDef } from '../../../shared/document.ts';
 import type { ResourceFile } from '../../../shared/resource.ts';
 import { http } from '../../api/http.ts';
@@ -15,6 +15,7 @@ import { formatDecimal } from '../common/format.ts';
 import { endpointUrl } from '../common/endpoint.ts';
 import { useDT } from './i18n.ts';
 import { DeleteLastLine } from './ItemsBar.tsx';
+import { useFeedback } from '../../feedback/FeedbackProvider.tsx';
 
 interface OpenBill {
   billId: string;
@@ -36,7 +37,7 @@ interface Props {
 
 export function SettleBar({ resource, doc, lines, partnerId }: Props) {
   const dt = useDT();
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const [open, setOpen] = useState(false);
   const [rows, setRows] = useState<OpenBill[]>([]);
   const [chosen, setChosen] = useState<string[]>([]);

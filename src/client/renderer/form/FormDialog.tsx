@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { App, Button, Drawer, Modal, Result, Space, Spin } from 'antd';
+import { Button, Drawer, Modal, Result, Space, Spin } from 'antd';
 import type { ResourceFile } from '../../../shared/resource.ts';
 import { persistDrafts, registerDraft, takeDraft } from '../../store/drafts.ts';
 import { useLabel } from '../common/i18n.ts';
@@ -11,6 +11,7 @@ import { defaultsOf, fieldErrorsOf, loadRecord, saveRecord } from './record.ts';
 import { SchemaForm } from './SchemaForm.tsx';
 import { FormStore } from './store.ts';
 import type { FormMode, Values } from './types.ts';
+import { useFeedback } from '../../feedback/FeedbackProvider.tsx';
 
 export interface FormDialogProps {
   resource: ResourceFile;
@@ -37,7 +38,7 @@ export function commitFocusedField(): void {
 export function FormDialog({ resource, mode, id, initial, open, onClose, onSaved }: FormDialogProps) {
   const t = useFT();
   const label = useLabel();
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const layout = useMemo(() => buildLayout(resource, mode), [resource, mode]);
   const recordId = id ?? (initial?.id !== undefined ? String(initial.id) : undefined);
   const draftKey = `form:${resource.resource}:${mode === 'add' ? 'new' : (recordId ?? 'new')}`;

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
-import { Alert, App, Flex, Pagination, theme } from 'antd';
+import { Alert, Flex, Pagination, theme } from 'antd';
 import { useLocation } from 'react-router';
 import type { GridApi } from 'ag-grid-community';
 import type { QueryValue } from '../../api/http.ts';
@@ -23,6 +23,7 @@ import { sortParams, useListData } from './useListData.ts';
 import { drillPreset, useDrill } from './drill.ts';
 import { documentOf } from '../../../shared/document.ts';
 import { loadBill } from '../document/documentApi.ts';
+import { useFeedback } from '../../feedback/FeedbackProvider.tsx';
 
 export const PAGE_SIZES = [10, 30, 50, 100, 200];
 
@@ -98,7 +99,7 @@ export default function ListPage(props: ListPageProps) {
   // Every report exports what it shows; other lists where the catalogue has an export call.
   const canExport = Boolean(exportEndpoint) || resource.module === 'analysis';
   const startExport = useExportJobs((s) => s.start);
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const importEndpoint = caps.canAdd ? transferEndpoint(resource, 'import') : undefined;
   // A bill list prints one chosen bill (spec §5: 请选择一条数据！ otherwise).
   const printable = Boolean(documentOf(resource)) && caps.canView;

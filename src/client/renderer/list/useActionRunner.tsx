@@ -1,5 +1,5 @@
 import { lazy, Suspense, useCallback, useState, type ReactNode } from 'react';
-import { App } from 'antd';
+
 import { http, requestData, type QueryValue } from '../../api/http.ts';
 import { notifier } from '../../api/notify.ts';
 import { evaluate, type Expr } from '../../../shared/expr.ts';
@@ -17,6 +17,7 @@ import { useOpenLocation } from '../../app/menu/useMenus.ts';
 import { loadResource } from '../common/useResource.ts';
 import { exportRows } from './transfer.ts';
 import { announceChange } from '../../api/events.ts';
+import { useFeedback } from '../../feedback/FeedbackProvider.tsx';
 
 /** Calls one of the resource's endpoints with query parameters, by its declared method. */
 export function callEndpoint(
@@ -107,7 +108,7 @@ export function useActionRunner(
   remove(rows: Row[], batch: boolean): void;
   element: ReactNode;
 } {
-  const { modal } = App.useApp();
+  const { modal } = useFeedback();
   const t = useRT();
   const label = useLabel();
   const [prompt, setPrompt] = useState<PendingPrompt | undefined>();

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
-import { App, Select } from 'antd';
+import { Select } from 'antd';
 import LoadingOutlined from '@ant-design/icons/es/icons/LoadingOutlined';
 import SearchOutlined from '@ant-design/icons/es/icons/SearchOutlined';
 import { isEmptyValue } from '../../../shared/expr.ts';
@@ -15,6 +15,7 @@ import { SuspenseProgress } from '../../app/ProgressBar.tsx';
 const TablePickerDialog = lazy(() => import('./TablePickerDialog.tsx').then((mod) => ({ default: mod.TablePickerDialog })));
 const TreePickerDialog = lazy(() => import('./TreePickerDialog.tsx').then((mod) => ({ default: mod.TreePickerDialog })));
 import { usePickerRows } from './usePickerRows.ts';
+import { useFeedback } from '../../feedback/FeedbackProvider.tsx';
 
 export interface PickerInputProps {
   /** Resource whose rows are picked. */
@@ -51,7 +52,7 @@ function splitValue(value: string | undefined): string[] {
 export function PickerInput(props: PickerInputProps) {
   const { value, onChange, disabled, text, getRecord, exclude, placeholder, invalid, size, id, forceTree } = props;
   const t = useFT();
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const { resource } = useResource(props.resource);
   const picker: ResolvedPicker | undefined = useMemo(
     () => (resource ? resolvePicker(resource, props.picker, forceTree) : undefined),

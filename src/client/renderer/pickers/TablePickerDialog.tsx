@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { App, Button, Input, Modal, Space, Table } from 'antd';
+import { Button, Input, Modal, Space, Table } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import type { ResourceFile } from '../../../shared/resource.ts';
 import type { QueryValue } from '../../api/http.ts';
@@ -13,6 +13,7 @@ import { injectFormStyles } from '../form/styles.ts';
 import { fetchPage, type Row } from './api.ts';
 import { SearchInput } from './SearchInput.tsx';
 import { pickerSubject, type ResolvedPicker } from './definition.ts';
+import { useFeedback } from '../../feedback/FeedbackProvider.tsx';
 
 /** Spec §2: picker dialogs show 10 rows in a 352px table; goods keyword search waits 1500 ms. */
 export const TABLE_HEIGHT = 352;
@@ -55,7 +56,7 @@ function paramName(field: SearchFieldDef): string {
 export function TablePickerDialog({ open, resource, picker, multiple, selected, exclude, params: fixedParams, onCancel, onOk }: Props) {
   injectFormStyles();
   const t = useFT();
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const language = useSettings((s) => s.language);
   const [draft, setDraft] = useState<Record<string, string>>({});
   const [query, setQuery] = useState<Record<string, string>>({});

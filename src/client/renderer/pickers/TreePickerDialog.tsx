@@ -1,9 +1,10 @@
 import { useEffect, useMemo, useState } from 'react';
-import { App, Empty, Input, Modal, Spin, Tree } from 'antd';
+import { Empty, Input, Modal, Spin, Tree } from 'antd';
 import type { DataNode, EventDataNode } from 'antd/es/tree';
 import { useFT } from '../form/i18n.ts';
 import { fetchTree, type TreeNode } from './api.ts';
 import { pickerSubject, type ResolvedPicker } from './definition.ts';
+import { useFeedback } from '../../feedback/FeedbackProvider.tsx';
 
 export const ROOT_KEY = '__root__';
 
@@ -63,7 +64,7 @@ function replaceChildren(nodes: PickerNode[], key: string, children: PickerNode[
  */
 export function TreePickerDialog({ open, picker, multiple, value, onCancel, onOk }: Props) {
   const t = useFT();
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const [nodes, setNodes] = useState<PickerNode[]>([]);
   const [loading, setLoading] = useState(false);
   const [selected, setSelected] = useState<string[]>(value);

@@ -1,5 +1,5 @@
 import { memo, useCallback, useEffect, useMemo, useRef } from 'react';
-import { App, Button, Table } from 'antd';
+import { Button, Table } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import DeleteOutlined from '@ant-design/icons/es/icons/DeleteOutlined';
 import PlusOutlined from '@ant-design/icons/es/icons/PlusOutlined';
@@ -17,6 +17,7 @@ import { editorFor } from './registry.ts';
 import { ReadonlyValue } from './ReadonlyValue.tsx';
 import { ApiError, http } from '../../api/http.ts';
 import { endpointUrl } from '../common/endpoint.ts';
+import { useFeedback } from '../../feedback/FeedbackProvider.tsx';
 
 type Row = Values;
 
@@ -117,7 +118,7 @@ const Cell = memo(function Cell({ store, path, spec, row, index, disabled, onCel
 export const LinesEditor = memo(function LinesEditor(props: EditorProps) {
   const { id, spec, disabled, onCommit } = props;
   const t = useFT();
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const store = useFormStore();
   const def: LinesDef = spec.def.lines ?? { fields: [] };
   const itemName = spec.prop['x-lines'] as string | undefined;

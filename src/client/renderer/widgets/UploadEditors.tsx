@@ -1,5 +1,5 @@
 import { memo, useRef, useState } from 'react';
-import { App, Button, Upload } from 'antd';
+import { Button, Upload } from 'antd';
 import type { UploadFile, UploadProps } from 'antd';
 import PlusOutlined from '@ant-design/icons/es/icons/PlusOutlined';
 import UploadOutlined from '@ant-design/icons/es/icons/UploadOutlined';
@@ -19,6 +19,7 @@ import {
   sizeText,
   type UploadedFile,
 } from './uploadRules.ts';
+import { useFeedback } from '../../feedback/FeedbackProvider.tsx';
 
 const UPLOAD_ENDPOINT = '/api/blade-resource/oss/endpoint/put-file';
 
@@ -41,7 +42,7 @@ async function send(file: File): Promise<UploadedFile> {
 export const UploadEditor = memo(function UploadEditor(props: EditorProps) {
   const { id, spec, disabled, onCommit } = props;
   const t = useFT();
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const def = spec.def.upload;
   const files = asFiles(props.value);
   const filesRef = useRef(files);
@@ -121,7 +122,7 @@ export const UploadEditor = memo(function UploadEditor(props: EditorProps) {
 export const ImageEditor = memo(function ImageEditor(props: EditorProps) {
   const { id, spec, disabled, onCommit } = props;
   const t = useFT();
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const def = spec.def.upload;
   const [busy, setBusy] = useState(false);
   const link = typeof props.value === 'string' ? props.value : '';

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState, type Key } from 'react';
-import { App, Flex, Input, Modal, Tag, Tree, Typography, type TreeDataNode } from 'antd';
+import { Flex, Input, Modal, Tag, Tree, Typography, type TreeDataNode } from 'antd';
 import SearchOutlined from '@ant-design/icons/es/icons/SearchOutlined';
 import type { MenuNode } from '../../../api/types.ts';
 import { useFavourites } from '../../../store/favourites.ts';
@@ -9,6 +9,7 @@ import { allNodesOf, hasChildren, menuMatches } from '../../menu/menuTree.ts';
 import { useVisibleMenus } from '../../menu/useMenus.ts';
 import { website } from '../../website.ts';
 import { menuOfFavourite, useFavouritesEditor } from './useFavouriteActions.ts';
+import { useFeedback } from '../../../feedback/FeedbackProvider.tsx';
 
 /** Keeps only branches that lead to a leaf matching the filter. */
 function filterTree(nodes: MenuNode[], query: string): MenuNode[] {
@@ -27,7 +28,7 @@ function filterTree(nodes: MenuNode[], query: string): MenuNode[] {
 export function FavouritesEditor() {
   const t = useT();
   const label = useLocalizedLabel();
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const open = useFavouritesEditor((s) => s.open);
   const hide = useFavouritesEditor((s) => s.hide);
   const items = useFavourites((s) => s.items);

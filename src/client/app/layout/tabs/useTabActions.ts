@@ -1,17 +1,18 @@
 import { useCallback } from 'react';
-import { App } from 'antd';
+
 import { useNavigate } from 'react-router';
 import { clearServerCache } from '../../../api/auth.ts';
 import { clearDictionaryCache } from '../../../store/dicts.ts';
 import { useTabs } from '../../../store/tabs.ts';
 import { useT } from '../../i18n/index.ts';
+import { useFeedback } from '../../../feedback/FeedbackProvider.tsx';
 
 export type TabAction = 'clearCache' | 'closeOthers' | 'closeAll';
 
 /** What the tab bar can do: switch, close, and the context-menu actions. */
 export function useTabActions() {
   const t = useT();
-  const { modal, message } = App.useApp();
+  const { modal, message } = useFeedback();
   const navigate = useNavigate();
 
   const activate = useCallback(

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { App } from 'antd';
+
 import { useLocation, useNavigate } from 'react-router';
 import { useTabs, type Tab } from '../../../store/tabs.ts';
 import { useT, type Translate } from '../../i18n/index.ts';
@@ -7,6 +7,7 @@ import { describeLocation } from '../../menu/routeIndex.ts';
 import { useRouteIndex } from '../../menu/useMenus.ts';
 import { website } from '../../website.ts';
 import { useSettings } from '../../../store/settings.ts';
+import { useFeedback } from '../../../feedback/FeedbackProvider.tsx';
 
 export function tabLabel(tab: Tab, t: Translate, language: 'zh' | 'en'): string {
   if (tab.i18nKey) return t(tab.i18nKey);
@@ -21,7 +22,7 @@ export function useTabSync(): string {
   const location = useLocation();
   const navigate = useNavigate();
   const index = useRouteIndex();
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const t = useT();
   const language = useSettings((s) => s.language);
   const activeKey = useTabs((s) => s.activeKey);

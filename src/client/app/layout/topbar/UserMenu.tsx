@@ -1,4 +1,4 @@
-import { App, Avatar, Dropdown, Flex, type MenuProps } from 'antd';
+import { Avatar, Dropdown, Flex, type MenuProps } from 'antd';
 import DashboardOutlined from '@ant-design/icons/es/icons/DashboardOutlined';
 import LogoutOutlined from '@ant-design/icons/es/icons/LogoutOutlined';
 import UserOutlined from '@ant-design/icons/es/icons/UserOutlined';
@@ -7,11 +7,12 @@ import { useT } from '../../i18n/index.ts';
 import { useOpenLocation } from '../../menu/useMenus.ts';
 import { signOut } from '../../session/signIn.ts';
 import { website } from '../../website.ts';
+import { useFeedback } from '../../../feedback/FeedbackProvider.tsx';
 
 /** Avatar and name with the dashboard, personal info (not for `admin`) and sign-out items. */
 export function UserMenu() {
   const t = useT();
-  const { modal } = App.useApp();
+  const { modal } = useFeedback();
   const openLocation = useOpenLocation();
   const user = useSession((s) => s.user);
   const account = user?.account ?? '';

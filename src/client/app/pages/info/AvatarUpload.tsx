@@ -1,10 +1,11 @@
 import { useState } from 'react';
-import { App, Avatar, Button, Flex, Typography, Upload, type UploadProps } from 'antd';
+import { Avatar, Button, Flex, Typography, Upload, type UploadProps } from 'antd';
 import UploadOutlined from '@ant-design/icons/es/icons/UploadOutlined';
 import UserOutlined from '@ant-design/icons/es/icons/UserOutlined';
 import { uploadFile } from '../../../api/shell.ts';
 import { useT } from '../../i18n/index.ts';
 import { website } from '../../website.ts';
+import { useFeedback } from '../../../feedback/FeedbackProvider.tsx';
 
 const AVATAR_TYPES = ['image/png', 'image/jpeg'];
 
@@ -16,7 +17,7 @@ export function isAcceptableAvatar(file: { type?: string; size?: number }): bool
 /** Avatar picker for the profile form: value is the uploaded file's link. */
 export function AvatarUpload({ value, onChange }: { value?: string; onChange?: (link: string) => void }) {
   const t = useT();
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const [uploading, setUploading] = useState(false);
 
   const beforeUpload: UploadProps['beforeUpload'] = (file) => {

@@ -1,10 +1,11 @@
 import { useEffect, useState } from 'react';
-import { App, Button, Form, Input } from 'antd';
+import { Button, Form, Input } from 'antd';
 import { fetchUserInfo, updateUserInfo } from '../../../api/shell.ts';
 import { useSession } from '../../../store/session.ts';
 import { useT } from '../../i18n/index.ts';
 import { AvatarUpload } from './AvatarUpload.tsx';
 import { useFormDraft } from './useFormDraft.ts';
+import { useFeedback } from '../../../feedback/FeedbackProvider.tsx';
 
 interface ProfileFields {
   avatar?: string;
@@ -18,7 +19,7 @@ const MOBILE = /^1\d{10}$/;
 /** Personal info tab: avatar, realName, phone, email (POST /blade-user/update-info). */
 export function ProfileForm() {
   const t = useT();
-  const { message } = App.useApp();
+  const { message } = useFeedback();
   const [form] = Form.useForm<ProfileFields>();
   const [loaded, setLoaded] = useState(false);
   const [saving, setSaving] = useState(false);
