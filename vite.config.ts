@@ -14,7 +14,7 @@ import { readFragments } from './src/shared/fragments-fs.ts';
 import type { ResourceFile } from './src/shared/resource.ts';
 import { resourceFiles } from './src/server/engine/registry.ts';
 import { validatorModule } from './src/server/engine/validate.ts';
-import { renderAntdStyles } from './generators/antdStyles.ts';
+import { renderAntdStyleSheets, type AntdStyleSheets } from './generators/antdStyles.ts';
 import { antdPrerendered } from './generators/antdPrerendered.ts';
 
 const root = dirname(fileURLToPath(import.meta.url));
@@ -175,21 +175,25 @@ const RC_COMPONENT_BARREL = /[\\/]node_modules[\\/]@rc-component[\\/][^\\/]+[\\/
  */
 function antdStyles(): Plugin {
   let production = false;
-  let css: Promise<string> | undefined;
   return {
     name: 'erp-antd-styles',
     configResolved(config) {
       production = config.command === 'build';
     },
     resolveId: (id) => (id === ANTD_STYLES_ID ? `\0${ANTD_STYLES_ID}` : undefined),
-    load(id) {
+    async load(id) {
       if (id !== `\0${ANTD_STYLES_ID}`) return undefined;
       if (!production) return '';
-      css ??= renderAntdStyles();
-      return css;
+      const built = await antdStyleSheets();
+      // Without the style functions left out, nothing imports the dialogs' sheets: all in one.
+      return process.env.ANTD_PRERENDERED === '0' ? built.frame + [...built.deferred.values()].join('') : built.frame;
     },
   };
 }
+
+/** The build's antd stylesheets, made once per build process (the frame's, and the dialogs'). */
+let sheets: Promise<AntdStyleSheets> | undefined;
+const antdStyleSheets = () => (sheets ??= renderAntdStyleSheets());
 
 /** An icon module of @ant-design/icons or its SVG definitions. */
 const ICON_MODULE = /[\\/]node_modules[\\/]@ant-design[\\/]icons(?:-svg)?[\\/]es[\\/](?:icons|asn)[\\/]/;
@@ -265,7 +269,7 @@ function shellIcons(): Plugin {
 export default defineConfig({
   root: resolve(root, 'src/client'),
   publicDir: resolve(root, 'src/client/public'),
-  plugins: [react(), themeBoot(), menuIcons(), antdStyles(), antdPrerendered(() => renderAntdStyles()), entityValidators(), precompress(), shellIcons()],
+  plugins: [react(), themeBoot(), menuIcons(), antdStyles(), antdPrerendered(antdStyleSheets), entityValidators(), precompress(), shellIcons()],
   build: {
     outDir: resolve(root, 'dist/client'),
     emptyOutDir: true,

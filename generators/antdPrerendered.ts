@@ -13,10 +13,12 @@
  * unstyled, nothing else breaks.
  */
 import type { Plugin } from 'vite';
+import { componentKeyOf, type AntdStyleSheets } from './antdStyles.ts';
 
 const PRERENDERED_ID = 'virtual:antd-prerendered';
 /** A style module of antd (`es/<component>/style/…`, `es/_util/wave/style.js`). */
 const ANTD_STYLE_MODULE = /[\\/]node_modules[\\/]antd[\\/]es[\\/].*[\\/]style(?:[\\/][^\\/]+)?\.js$/;
+const DEFERRED_PREFIX = 'virtual:antd-styles/';
 const STYLE_HOOK_MAKERS = new Set(['genStyleHooks', 'genComponentStyleHook', 'genSubStyleComponent']);
 
 /** The components (antd's `Component-Sub` keys) whose styles the built CSS holds, from its map. */
@@ -25,10 +27,13 @@ export function prerenderedComponents(css: string): Set<string> {
   return new Set(
     map
       .split(';')
-      .map((entry) => entry.split(':')[0]!.split('|')[1])
-      .filter((key): key is string => Boolean(key) && key !== 'Shared'),
+      .map(componentKeyOf)
+      .filter((key) => Boolean(key) && key !== 'Shared'),
   );
 }
+
+/** The stylesheet of a component the dialogs draw (`virtual:antd-styles/Modal-Modal.css`). */
+export const deferredSheetId = (key: string) => `virtual:antd-styles/${key}.css`;
 
 interface Node {
   type: string;
@@ -49,7 +54,7 @@ function componentKey(argument: Node): string | undefined {
  * The module's code with the style function of each known component replaced by a stub, or
  * undefined when it has none. `program` is the module's ESTree (with start/end offsets).
  */
-export function stubStyleFunctions(code: string, program: unknown, known: Set<string>): string | undefined {
+export function stubStyleFunctions(code: string, program: unknown, known: Set<string>, deferred: Set<string> = new Set()): string | undefined {
   const edits: { start: number; end: number; key: string }[] = [];
   const visit = (value: unknown): void => {
     if (!value || typeof value !== 'object') return;
@@ -72,7 +77,9 @@ export function stubStyleFunctions(code: string, program: unknown, known: Set<st
   for (const edit of edits.sort((a, b) => b.start - a.start)) {
     out = `${out.slice(0, edit.start)}__prerenderedStyle(${JSON.stringify(edit.key)})${out.slice(edit.end)}`;
   }
-  return `import { prerenderedStyle as __prerenderedStyle } from '${PRERENDERED_ID}';\n${out}`;
+  // A dialog component's sheet comes with the module that asks for its styles, wherever it goes.
+  const sheets = [...new Set(edits.map((edit) => edit.key))].filter((key) => deferred.has(key)).map((key) => `import '${deferredSheetId(key)}';\n`);
+  return `${sheets.join('')}import { prerenderedStyle as __prerenderedStyle } from '${PRERENDERED_ID}';\n${out}`;
 }
 
 /** The stub each replaced style function becomes (only ever called if the engine misses the file's map). */
@@ -81,10 +88,13 @@ export const PRERENDERED_MODULE = `export const prerenderedStyle = (key) => () =
   return [];
 };`;
 
-/** The build plugin; `css` makes the built stylesheet (its map says which components it holds). */
-export function antdPrerendered(css: () => Promise<string>): Plugin {
+/**
+ * The build plugin; `sheets` makes the built stylesheets (the frame's map says which components
+ * they hold). It also serves each dialog component's sheet.
+ */
+export function antdPrerendered(sheets: () => Promise<AntdStyleSheets>): Plugin {
   let enabled = false;
-  let components: Promise<Set<string>> | undefined;
+  let components: Promise<{ known: Set<string>; deferred: Set<string> }> | undefined;
   return {
     name: 'erp-antd-prerendered',
     apply: 'build',
@@ -92,12 +102,18 @@ export function antdPrerendered(css: () => Promise<string>): Plugin {
       // ANTD_PRERENDERED=0 keeps antd's style functions (to compare builds).
       enabled = process.env.ANTD_PRERENDERED !== '0';
     },
-    resolveId: (id) => (id === PRERENDERED_ID ? `\0${PRERENDERED_ID}` : undefined),
-    load: (id) => (id === `\0${PRERENDERED_ID}` ? PRERENDERED_MODULE : undefined),
+    resolveId: (id) => (id === PRERENDERED_ID || id.startsWith(DEFERRED_PREFIX) ? `\0${id}` : undefined),
+    async load(id) {
+      if (id === `\0${PRERENDERED_ID}`) return PRERENDERED_MODULE;
+      if (!id.startsWith(`\0${DEFERRED_PREFIX}`)) return undefined;
+      const key = id.slice(DEFERRED_PREFIX.length + 1, -'.css'.length);
+      return (await sheets()).deferred.get(key) ?? '';
+    },
     async transform(code, id) {
       if (!enabled || !ANTD_STYLE_MODULE.test(id) || !/gen(?:StyleHooks|ComponentStyleHook|SubStyleComponent)\(/.test(code)) return undefined;
-      components ??= css().then(prerenderedComponents);
-      const stubbed = stubStyleFunctions(code, this.parse(code), await components);
+      components ??= sheets().then((built) => ({ known: prerenderedComponents(built.frame), deferred: new Set(built.deferred.keys()) }));
+      const { known, deferred } = await components;
+      const stubbed = stubStyleFunctions(code, this.parse(code), known, deferred);
       return stubbed === undefined ? undefined : { code: stubbed, map: null };
     },
   };

@@ -38,6 +38,15 @@ function groupFile(name: string): string {
   return `/${manifest[key]!.file}`;
 }
 
+/** The build's stylesheets holding a rule of `selector` (antd's prebuilt component sheets). */
+function sheetsWith(selector: string): string[] {
+  const assets = path.join(clientDir, 'assets');
+  return fs
+    .readdirSync(assets)
+    .filter((name) => name.endsWith('.css') && fs.readFileSync(path.join(assets, name), 'utf8').includes(`${selector}{`))
+    .map((name) => `/assets/${name}`);
+}
+
 /** Paths of the scripts and styles the page requests until `stop()`, and the API calls. */
 function recordRequests(page: Page) {
   const assets: string[] = [];
@@ -133,6 +142,10 @@ describe('what each route loads', () => {
     expect(requests.calls.filter((call) => call.startsWith('/api/blade-system/param/list')), requests.calls.join('\n')).toHaveLength(1);
     expect(before).toContain(chunkFile('renderer/list/ListPage.tsx'));
     expect(before).toContain(groupFile('shell-icons'));
+    // antd's prebuilt styles of what only dialogs draw come with the dialogs' code, not the list.
+    const dialogSheets = ['.ant-input-number', '.ant-radio-wrapper', '.ant-modal-wrap'].flatMap(sheetsWith);
+    expect(dialogSheets.length).toBeGreaterThan(0);
+    for (const sheet of dialogSheets) expect(before).not.toContain(sheet);
     expect(before).not.toContain(formDialog);
     expect(before).not.toContain(chunkFile('../../node_modules/@ant-design/icons/es/index.js'));
     // The frame's and the list's antd styles came with the build (virtual:antd-styles.css):
@@ -149,6 +162,8 @@ describe('what each route loads', () => {
     // from its schema (issue 16 §6), fetched with the form engine.
     const loaded = (await page.evaluate(`performance.getEntriesByType('resource').map((entry) => new URL(entry.name).pathname)`)) as string[];
     expect(loaded).toContain('/validators/param.js');
+    // With the form engine came the prebuilt styles of its inputs and of the dialog itself.
+    for (const sheet of ['.ant-input-number', '.ant-modal-wrap'].flatMap(sheetsWith)) expect(loaded).toContain(sheet);
     await page.keyboard.press('Escape');
   });
 

@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { parseAst } from 'rolldown/parseAst';
 import { describe, expect, test, vi } from 'vitest';
-import { PRERENDERED_MODULE, prerenderedComponents, stubStyleFunctions } from '../../generators/antdPrerendered.ts';
-import { renderAntdStyles } from '../../generators/antdStyles.ts';
+import { deferredSheetId, PRERENDERED_MODULE, prerenderedComponents, stubStyleFunctions } from '../../generators/antdPrerendered.ts';
+import { renderAntdStyles, renderAntdStyleSheets } from '../../generators/antdStyles.ts';
 
 const require = createRequire(import.meta.url);
 const antdStyleModule = (path: string) => fs.readFileSync(require.resolve(`antd/es/${path}`), 'utf8');
@@ -17,6 +17,31 @@ describe('antd style functions left out for the components the build renders (is
     // antd's reset styles are not a component; the date picker is not rendered by the build.
     expect(known).not.toContain('Shared');
     expect([...known].some((key) => key.startsWith('DatePicker'))).toBe(false);
+  }, 30_000);
+
+  test("the dialogs' components have sheets of their own, named in the frame's map, each imported by the module that asks for its styles", async () => {
+    const { frame, deferred } = await renderAntdStyleSheets(false);
+    const modules: Record<string, string> = {
+      'Modal-Modal': 'modal/style/index.js',
+      'InputNumber-InputNumber': 'input-number/style/index.js',
+      'Input-TextArea': 'input/style/textarea.js',
+      'Radio-Radio': 'radio/style/index.js',
+    };
+    expect([...deferred.keys()].sort()).toEqual(Object.keys(modules).sort());
+    const known = prerenderedComponents(frame);
+    for (const [key, file] of Object.entries(modules)) {
+      expect(known, key).toContain(key);
+      // The rules are in the component's sheet, not the frame's.
+      const rule = key === 'Input-TextArea' ? '.ant-input-textarea' : `.${{ 'Modal-Modal': 'ant-modal', 'InputNumber-InputNumber': 'ant-input-number', 'Radio-Radio': 'ant-radio' }[key]}`;
+      expect(deferred.get(key), key).toContain(rule);
+      const code = antdStyleModule(file);
+      expect(stubStyleFunctions(code, parseAst(code), known, new Set(deferred.keys())), key).toContain(`import '${deferredSheetId(key)}';`);
+    }
+    expect(frame).not.toContain('.ant-input-number{');
+    expect(frame).not.toMatch(/\.ant-modal-(?:wrap|content)\{/);
+    // The frame's own components stay in its sheet.
+    expect(frame).toContain('.ant-btn');
+    expect(frame).toContain('.ant-menu');
   }, 30_000);
 
   test("a known component's style function becomes the stub; its token function stays", () => {
