@@ -16,6 +16,8 @@ import { resourceFiles } from './src/server/engine/registry.ts';
 import { validatorModule } from './src/server/engine/validate.ts';
 import { renderAntdStyleSheets, type AntdStyleSheets } from './generators/antdStyles.ts';
 import { antdPrerendered } from './generators/antdPrerendered.ts';
+import { antdIsBright, IS_BRIGHT_ID } from './generators/antdIsBright.ts';
+import { barrelExports as readBarrelExports, barrelTargets, namesImportedFrom, type BarrelExports } from './generators/barrelImports.ts';
 
 const root = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
@@ -167,6 +169,8 @@ function menuIcons(): Plugin {
 const ANTD_STYLES_ID = 'virtual:antd-styles.css';
 /** The entry module of an antd rc-component package (see `treeshake` below). */
 const RC_COMPONENT_BARREL = /[\\/]node_modules[\\/]@rc-component[\\/][^\\/]+[\\/]es[\\/]index\.js$/;
+/** `@rc-component/form`: an import of such a barrel. */
+const RC_COMPONENT_PACKAGE = /^@rc-component\/[\w-]+$/;
 
 /**
  * `virtual:antd-styles.css`: antd's styles of the commonly drawn components, made by the build
@@ -226,9 +230,26 @@ function shellIcons(): Plugin {
         const target = this.getModuleInfo(resolve(dirname(barrel!), folder!, 'index.js'));
         if (target) barrelExports.set(name!, target.id);
       }
+      const exportsOfBarrel = new Map<string, BarrelExports>();
+      /** An rc-component barrel imported by name: only the modules that define those names. */
+      const throughRcBarrels = (code: string, imported: readonly string[]): readonly string[] => {
+        const replaced = new Map<string, string[]>();
+        for (const [specifier, names] of namesImportedFrom(code, (name) => RC_COMPONENT_PACKAGE.test(name))) {
+          const barrelId = imported.find((other) => other.replaceAll('\\', '/').endsWith(`/node_modules/${specifier}/es/index.js`));
+          const barrelInfo = barrelId ? this.getModuleInfo(barrelId) : null;
+          if (!barrelId || !barrelInfo?.code) continue;
+          if (!exportsOfBarrel.has(barrelId)) exportsOfBarrel.set(barrelId, readBarrelExports(barrelInfo.code));
+          const targets = barrelTargets(exportsOfBarrel.get(barrelId)!, names)?.map((target) =>
+            barrelInfo.importedIds.find((other) => [target, `${target}.js`, `${target}/index.js`].some((candidate) => other === resolve(dirname(barrelId), candidate))),
+          );
+          // A name not traced to one module: follow the whole barrel, as the bundler keeps it.
+          if (targets && targets.every((target) => target)) replaced.set(barrelId, targets as string[]);
+        }
+        return replaced.size ? imported.flatMap((other) => replaced.get(other) ?? [other]) : imported;
+      };
       const importsOf = (id: string): readonly string[] => {
         const info = this.getModuleInfo(id);
-        const imported = info?.importedIds ?? [];
+        const imported = info?.code ? throughRcBarrels(info.code, info.importedIds) : (info?.importedIds ?? []);
         if (!barrel || !imported.includes(barrel)) return imported;
         const named = [...(info?.code ?? '').matchAll(ANTD_NAMED_IMPORT)].flatMap(([, names]) =>
           names!.split(',').map((name) => name.trim().split(/\s+as\s+/)[0]!).filter(Boolean),
@@ -259,7 +280,9 @@ function shellIcons(): Plugin {
       frameLibraryModules.clear();
       if (process.env.FRAME_GROUP !== '0') {
         for (const id of reachable(ids.filter((id) => FRAME_ROOTS.test(id)))) {
-          if (/[\\/]node_modules[\\/]/.test(id) && !ICON_MODULE.test(id) && !signIn.has(id)) frameLibraryModules.add(id);
+          // antd's own isBright, cut out of its module by the build (generators/antdIsBright.ts).
+          const library = /[\\/]node_modules[\\/]/.test(id) || id === IS_BRIGHT_ID;
+          if (library && !ICON_MODULE.test(id) && !signIn.has(id)) frameLibraryModules.add(id);
         }
       }
     },
@@ -269,7 +292,7 @@ function shellIcons(): Plugin {
 export default defineConfig({
   root: resolve(root, 'src/client'),
   publicDir: resolve(root, 'src/client/public'),
-  plugins: [react(), themeBoot(), menuIcons(), antdStyles(), antdPrerendered(antdStyleSheets), entityValidators(), precompress(), shellIcons()],
+  plugins: [react(), themeBoot(), menuIcons(), antdStyles(), antdPrerendered(antdStyleSheets), antdIsBright(), entityValidators(), precompress(), shellIcons()],
   build: {
     outDir: resolve(root, 'dist/client'),
     emptyOutDir: true,

@@ -239,6 +239,10 @@ describe('printing bills', () => {
     try {
       await useService(service.url);
       await printGoodsLabels();
+      // The service starts its own Chromium for its first job: on a loaded 2-core machine that
+      // alone took over the 10 s a toast is awaited (a full browser run, 2026-11-27). The toast
+      // follows the service's answer, so the job is awaited first.
+      await expect.poll(() => service.jobs.length, { timeout: 60_000 }).toBe(1);
       await expectMessage(page, '已发送 2 张标签到打印服务');
       expect(service.jobs).toHaveLength(1);
       const [job] = service.jobs;

@@ -47,6 +47,15 @@ function sheetsWith(selector: string): string[] {
     .map((name) => `/assets/${name}`);
 }
 
+/** The build's scripts whose code holds `text`. */
+function scriptsWith(text: string): string[] {
+  const assets = path.join(clientDir, 'assets');
+  return fs
+    .readdirSync(assets)
+    .filter((name) => name.endsWith('.js') && fs.readFileSync(path.join(assets, name), 'utf8').includes(text))
+    .map((name) => `/assets/${name}`);
+}
+
 /** Paths of the scripts and styles the page requests until `stop()`, and the API calls. */
 function recordRequests(page: Page) {
   const assets: string[] = [];
@@ -147,6 +156,14 @@ describe('what each route loads', () => {
     expect(dialogSheets.length).toBeGreaterThan(0);
     for (const sheet of dialogSheets) expect(before).not.toContain(sheet);
     expect(before).not.toContain(formDialog);
+    // Nor the code that only forms and the colour picker run, though the frame's libraries import
+    // their packages (vite.config.ts frame-lib, generators/barrelImports.ts, antdIsBright.ts):
+    // rc-form's validator (its messages) and the colour picker's preset panel.
+    for (const text of ['%s is required', '-color-bright`']) {
+      const holders = scriptsWith(text);
+      expect(holders.length, text).toBeGreaterThan(0);
+      for (const script of holders) expect(before, text).not.toContain(script);
+    }
     expect(before).not.toContain(chunkFile('../../node_modules/@ant-design/icons/es/index.js'));
     // The frame's and the list's antd styles came with the build (virtual:antd-styles.css):
     // antd's engine made none of them in the page (it makes only CSS variables of the theme).

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
-import { Alert, Flex, Pagination, theme } from 'antd';
+import { Flex, Pagination, theme } from 'antd';
 import { useLocation } from 'react-router';
 import type { GridApi } from 'ag-grid-community';
 import type { QueryValue } from '../../api/http.ts';
@@ -29,6 +29,8 @@ export const PAGE_SIZES = [10, 30, 50, 100, 200];
 
 // echarts comes only with a page that has a chart.
 const ReportChart = lazy(() => import('./ReportChart.tsx'));
+// The drill-down notice shows only on a list opened from a report's figure.
+const Alert = lazy(() => import('antd/es/alert'));
 
 export interface ListPageProps {
   resource: ResourceFile;
@@ -143,14 +145,16 @@ export default function ListPage(props: ListPageProps) {
         />
       )}
       {Object.keys(preset.params).length > 0 && (
-        <Alert
-          type="info"
-          showIcon
-          closable={{ onClose: () => setPreset({ params: {} }) }}
-          style={{ marginBottom: 8 }}
-          title={t('list.drilled', { what: preset.label ?? '' })}
-          data-testid="drill-preset"
-        />
+        <Suspense fallback={null}>
+          <Alert
+            type="info"
+            showIcon
+            closable={{ onClose: () => setPreset({ params: {} }) }}
+            style={{ marginBottom: 8 }}
+            title={t('list.drilled', { what: preset.label ?? '' })}
+            data-testid="drill-preset"
+          />
+        </Suspense>
       )}
       <ListToolbar
         resource={resource}
