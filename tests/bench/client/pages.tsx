@@ -14,7 +14,7 @@ import zhCN from 'antd/es/locale/zh_CN';
 import dayjs from 'dayjs';
 import 'dayjs/locale/zh-cn';
 import 'virtual:antd-styles.css';
-import { BrowserRouter } from 'react-router';
+import { MemoryRouter } from 'react-router';
 import { antdThemeOf } from '../../../src/client/app/theme/antdTheme.ts';
 import { setEagerFieldCount } from '../../../src/client/renderer/form/activation.ts';
 import { crudResource, crudRow, form200Resource, FORM_FIELDS } from './pagesResource.ts';
@@ -61,7 +61,9 @@ void pageElement().then((page) =>
   createRoot(document.getElementById('root')!).render(
     <ConfigProvider theme={antdThemeOf('default')} locale={zhCN} button={{ autoInsertSpace: false }}>
       <FeedbackProvider>
-        <BrowserRouter>{page}</BrowserRouter>
+        {/* Not the page's own URL: a list reads its query as a report's drill-down preset
+            (?page=crud200 showed 从报表钻取 over the rows and sent page=crud200 with each call). */}
+        <MemoryRouter initialEntries={['/bench']}>{page}</MemoryRouter>
       </FeedbackProvider>
     </ConfigProvider>,
   ),
