@@ -333,6 +333,31 @@ describe('master-data dialogs', () => {
     expect(pageErrors).toEqual([]);
   });
 
+  test("a dictionary item's 显示颜色: antd's colour picker opens from the field (a click while it loads is not lost) and the colour picked fills it", async () => {
+    // The picker and its preset panel come in a chunk of their own, apart from the frame's
+    // libraries (vite.config.ts frame-lib, generators/antdIsBright.ts): it must still load and work.
+    const { page, pageErrors } = browser;
+    await page.goto(`${server.url}/system/dictbiz`);
+    await page.locator('.ag-row[row-index="0"]').first().waitFor();
+    await settle(page);
+    await page.locator('.ag-row[row-index="0"] .ag-cell').nth(2).first().click();
+    const adds = page.getByRole('button', { name: /新\s*增/ });
+    await expect.poll(() => adds.count()).toBe(2);
+    await adds.last().click();
+    const dialog = modal(page, '新增业务字典');
+    await dialog.waitFor();
+    const colour = dialog.getByLabel('显示颜色');
+    await colour.click();
+    const panel = page.locator('.ant-color-picker-inner');
+    await panel.waitFor();
+    await panel.locator('.ant-color-picker-saturation').click({ position: { x: 120, y: 40 } });
+    await expect.poll(() => colour.inputValue()).toMatch(/^#[0-9a-f]{6}$/);
+    await page.keyboard.press('Escape');
+    await footerButton(dialog, /取\s*消/).click();
+    await expect.poll(() => dialog.count()).toBe(0);
+    expect(pageErrors).toEqual([]);
+  });
+
   test('a picker clicked before its schema has arrived opens once it does (the click is not lost)', async () => {
     const { page, pageErrors } = browser;
     // Hold the tax-rate schema back, as a slow link or a busy machine would.
