@@ -208,11 +208,6 @@ const shellIconModules = new Set<string>();
 /** What every signed-in page draws: the frame and the layout. */
 const FRAME_ROOTS = /[\\/]src[\\/]client[\\/]app[\\/](?:AntdFrame|layout[\\/]MainLayout)\.tsx$/;
 const frameLibraryModules = new Set<string>();
-const ANTD_BARREL = /[\\/]node_modules[\\/]antd[\\/]es[\\/]index\.js$/;
-/** `export { default as Button } from './button';` in antd's barrel. */
-const BARREL_EXPORT = /export \{ default as (\w+) \} from ['"]\.\/([\w-]+)['"]/g;
-/** `import { Button, theme as antdTheme } from 'antd'` in a module's code. */
-const ANTD_NAMED_IMPORT = /import\s*\{([^}]*)\}\s*from\s*["']antd["']/g;
 
 /**
  * The icons the frame, the layout and a list page import (statically, through any module), found
@@ -223,18 +218,14 @@ function shellIcons(): Plugin {
   return {
     name: 'erp-shell-icons',
     buildEnd() {
-      // antd's barrel imports every component: through it, a module reaches only what it names.
-      const barrel = [...this.getModuleIds()].find((id) => ANTD_BARREL.test(id));
-      const barrelExports = new Map<string, string>();
-      for (const [, name, folder] of (barrel && this.getModuleInfo(barrel)?.code?.matchAll(BARREL_EXPORT)) || []) {
-        const target = this.getModuleInfo(resolve(dirname(barrel!), folder!, 'index.js'));
-        if (target) barrelExports.set(name!, target.id);
-      }
       const exportsOfBarrel = new Map<string, BarrelExports>();
-      /** An rc-component barrel imported by name: only the modules that define those names. */
-      const throughRcBarrels = (code: string, imported: readonly string[]): readonly string[] => {
+      /**
+       * A package barrel imported by name (antd's, which imports every component, and the
+       * rc-component packages'): only the modules that define those names.
+       */
+      const throughBarrels = (code: string, imported: readonly string[]): readonly string[] => {
         const replaced = new Map<string, string[]>();
-        for (const [specifier, names] of namesImportedFrom(code, (name) => RC_COMPONENT_PACKAGE.test(name))) {
+        for (const [specifier, names] of namesImportedFrom(code, (name) => name === 'antd' || RC_COMPONENT_PACKAGE.test(name))) {
           const barrelId = imported.find((other) => other.replaceAll('\\', '/').endsWith(`/node_modules/${specifier}/es/index.js`));
           const barrelInfo = barrelId ? this.getModuleInfo(barrelId) : null;
           if (!barrelId || !barrelInfo?.code) continue;
@@ -249,15 +240,7 @@ function shellIcons(): Plugin {
       };
       const importsOf = (id: string): readonly string[] => {
         const info = this.getModuleInfo(id);
-        const imported = info?.code ? throughRcBarrels(info.code, info.importedIds) : (info?.importedIds ?? []);
-        if (!barrel || !imported.includes(barrel)) return imported;
-        const named = [...(info?.code ?? '').matchAll(ANTD_NAMED_IMPORT)].flatMap(([, names]) =>
-          names!.split(',').map((name) => name.trim().split(/\s+as\s+/)[0]!).filter(Boolean),
-        );
-        const targets = named.map((name) => barrelExports.get(name));
-        // Anything else (a namespace import, a name not found): follow the whole barrel.
-        if (!named.length || targets.some((target) => !target)) return imported;
-        return [...imported.filter((other) => other !== barrel), ...(targets as string[])];
+        return info?.code ? throughBarrels(info.code, info.importedIds) : (info?.importedIds ?? []);
       };
       const reachable = (roots: string[]) => {
         const seen = new Set<string>();

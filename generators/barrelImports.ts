@@ -1,13 +1,14 @@
 /**
  * Which modules a module really reaches through a package's barrel (its `es/index.js`), for the
- * build's chunk groups (vite.config.ts, `frame-lib`). The bundler reads antd's rc-component
- * barrels as side-effect free, so a barrel costs nothing when only a few of its names are used;
+ * build's chunk groups (vite.config.ts, `frame-lib`): antd's own barrel, which imports every
+ * component, and its rc-component packages'. The bundler reads these barrels as side-effect free,
+ * so a barrel costs nothing when only a few of its names are used;
  * but a group that takes "everything the frame imports" must not follow the barrel to all its
  * modules either, or the code that only lazily loaded pages use (rc-form's Form for the form
  * engine, the colour picker…) is placed in the group and loads with every page.
  *
  * Conservative by design: whenever a name cannot be traced to one module by the plain forms the
- * rc-component barrels use, the caller follows the whole barrel, as before.
+ * barrels use, the caller follows the whole barrel, as before.
  */
 
 /** A barrel's names: exported name → the relative specifier of the module that defines it. */

@@ -10,7 +10,7 @@ const require = createRequire(import.meta.url);
 const source = (module: string) => fs.readFileSync(require.resolve(module), 'utf8');
 const barrelOf = (pkg: string) => barrelExports(fs.readFileSync(path.join(path.dirname(require.resolve(`${pkg}/package.json`)), 'es/index.js'), 'utf8'));
 
-describe("what the frame's libraries reach through rc-component barrels (issue 17, frame-lib)", () => {
+describe("what the frame's libraries reach through antd's and rc-component barrels (issue 17, frame-lib)", () => {
   test('a name the barrel re-exports is traced to the module that defines it', () => {
     const form = barrelOf('@rc-component/form');
     expect(barrelTargets(form, new Set(['FormProvider']))).toEqual(['./FormContext']);
@@ -18,6 +18,14 @@ describe("what the frame's libraries reach through rc-component barrels (issue 1
     const util = barrelOf('@rc-component/util');
     expect(barrelTargets(util, new Set(['useEvent', 'omit']))).toEqual(['./hooks/useEvent', './omit']);
     expect(barrelTargets(barrelOf('@rc-component/color-picker'), new Set(['Color']))).toEqual(['./color']);
+  });
+
+  test("antd's own barrel is read the same way: a component name leads to its folder", () => {
+    const antd = barrelOf('antd');
+    expect(barrelTargets(antd, new Set(['Button', 'theme', 'ConfigProvider']))).toEqual(['./button', './theme', './config-provider']);
+    // `unstableSetRender` is defined in the barrel itself: the whole barrel is followed.
+    expect(barrelTargets(antd, new Set(['Button', 'unstableSetRender']))).toBeUndefined();
+    expect(namesImportedFrom(`import { Button, theme as antdTheme } from 'antd';`, (name) => name === 'antd').get('antd')).toEqual(new Set(['Button', 'theme']));
   });
 
   test("what the barrel holds itself is not traced: the whole barrel is followed", () => {
