@@ -77,8 +77,10 @@ export class Store {
    * entries at once; another API node's writes are seen after at most `ttlMs`.
    */
   async cached<T>(table: string, key: string, ttlMs: number, load: () => Promise<T>): Promise<T> {
-    // Inside a transaction always read the database: the transaction may have written.
-    if (this.current.getStore()) return load();
+    // A transaction that has written the table reads the database: the cache holds what others see.
+    // A table it has not written reads the same inside it as outside (posting a bill reads
+    // dictionaries, settings and rules it never writes: each a query per call before).
+    if (this.writtenInThisTransaction(table)) return load();
     let entries = this.readCache.get(table);
     const hit = entries?.get(key);
     if (hit && Date.now() - hit.at < ttlMs) return hit.value as T;
@@ -89,9 +91,9 @@ export class Store {
     return value;
   }
 
-  /** A cached value still fresh, without loading it (never inside a transaction, like `cached`). */
+  /** A cached value still fresh, without loading it (not for a table the open transaction wrote, like `cached`). */
   peekCached<T>(table: string, key: string, ttlMs: number): T | undefined {
-    if (this.current.getStore()) return undefined;
+    if (this.writtenInThisTransaction(table)) return undefined;
     const hit = this.readCache.get(table)?.get(key);
     return hit && Date.now() - hit.at < ttlMs ? (hit.value as T) : undefined;
   }
@@ -114,6 +116,17 @@ export class Store {
       this.searches.delete(key);
       this.searchedIds -= entry.ids.length;
     }
+  }
+
+  /** Whether the open transaction (if any) has written the table, or a table a view of that name reads. */
+  private writtenInThisTransaction(table: string): boolean {
+    const open = this.current.getStore();
+    const written = open && this.pendingWrites.get(open);
+    if (!written?.size) return false;
+    if (written.has(table)) return true;
+    const reads = (source: string, seen = new Set<string>()): boolean =>
+      (this.viewsOf.get(source) ?? []).some((view) => view === table || (!seen.has(view) && (seen.add(view), reads(view, seen))));
+    return [...written].some((source) => reads(source));
   }
 
   /** Tables written so far in the open transaction (empty outside one). */
