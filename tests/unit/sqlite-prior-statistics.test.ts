@@ -1,9 +1,7 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { sql } from 'kysely';
-import { afterEach, describe, expect, test } from 'vitest';
-import { openDatabase, optimize, type Database } from '../../src/server/db/connect.ts';
+import { describe, expect, test } from 'vitest';
+import { optimize, type Database } from '../../src/server/db/connect.ts';
+import { tempSqlite } from '../support/tempSqlite.ts';
 
 /**
  * SQLite's planner on a new database (src/server/db/connect.ts, priorStatistics): an empty table
@@ -11,16 +9,10 @@ import { openDatabase, optimize, type Database } from '../../src/server/db/conne
  * history through the create-time index (the whole tenant) instead of the bill-id index.
  */
 describe('planner statistics for tables that were empty when analysed', () => {
-  let database: Database | undefined;
-  let dir = '';
-  afterEach(async () => {
-    await database?.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  const newDatabase = tempSqlite('erp-prior-');
 
   async function open(): Promise<Database> {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'erp-prior-'));
-    database = openDatabase({ dataDir: dir });
+    const database = newDatabase();
     // The shape of every table here: tenant first, an id, indexes ending in id, one by create time.
     await sql`create table t_action (id text not null, tenant_id text not null, bill_id text, create_time text, primary key (tenant_id, id))`.execute(database.db);
     await sql`create index ix_t_action_bill_id_id on t_action (tenant_id, bill_id, id)`.execute(database.db);

@@ -1,10 +1,7 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { sql } from 'kysely';
-import { afterEach, describe, expect, test } from 'vitest';
-import { openDatabase, type Database } from '../../src/server/db/connect.ts';
+import { describe, expect, test } from 'vitest';
 import { Store } from '../../src/server/engine/store.ts';
+import { tempSqlite } from '../support/tempSqlite.ts';
 
 /**
  * The store's short-lived read cache inside a transaction (src/server/engine/store.ts, `cached`):
@@ -13,16 +10,10 @@ import { Store } from '../../src/server/engine/store.ts';
  * database, so the transaction sees its own writes.
  */
 describe('read cache inside a transaction', () => {
-  let database: Database | undefined;
-  let dir = '';
-  afterEach(async () => {
-    await database?.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  const newDatabase = tempSqlite('erp-cache-');
 
   async function setUp() {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'erp-cache-'));
-    database = openDatabase({ dataDir: dir });
+    const database = newDatabase();
     await sql`create table t_dict (tenant_id text, id text, value text, primary key (tenant_id, id))`.execute(database.db);
     await sql`create table t_other (tenant_id text, id text, primary key (tenant_id, id))`.execute(database.db);
     await sql`insert into t_dict values ('000000', '1', 'a')`.execute(database.db);
