@@ -58,7 +58,7 @@ export async function measureRoutes(clientDir = path.resolve(import.meta.dirname
     const cdp = await context.newCDPSession(page);
     await cdp.send('Network.clearBrowserCache');
     await page.goto(`${server.url}/base/customer`);
-    const listPaint = await waitForPaintOf(page, '.ag-row[row-index="0"]');
+    const listPaint = await waitForPaintOf(page, '.erp-grid-row[row-index="0"]');
     // What was needed for the first row (the form engine then loads in idle time, not counted).
     const listFiles = sizes(clientDir, await assetsRequestedBefore(page, listPaint));
     return {

@@ -76,10 +76,10 @@ describe('every action prompt opens with titled fields', () => {
     });
     await page.goto(`${server.url}${pagePath}`);
     const grid = page.getByTestId(`list-${resource.resource}`).getByTestId('data-grid');
-    await grid.locator(`.ag-row[row-id="${row.id}"]`).first().waitFor();
+    await grid.locator(`.erp-grid-row[row-id="${row.id}"]`).first().waitFor();
     await settle(page);
     if (action.placement === 'row') {
-      const actions = grid.locator(`.ag-row[row-id="${row.id}"] [data-testid=row-actions]`).first();
+      const actions = grid.locator(`.erp-grid-row[row-id="${row.id}"] [data-testid=row-actions]`).first();
       const inline = actions.getByRole('button', { name: action.label, exact: true });
       if (await inline.count()) await inline.click();
       else {
@@ -87,7 +87,7 @@ describe('every action prompt opens with titled fields', () => {
         await page.locator('.ant-dropdown:visible').getByText(action.label, { exact: true }).click();
       }
     } else {
-      await grid.locator(`.ag-row[row-id="${row.id}"] .ag-selection-checkbox input`).first().check();
+      await grid.locator(`.erp-grid-row[row-id="${row.id}"] .erp-grid-select input`).first().check();
       await page.getByTestId('list-toolbar').getByRole('button', { name: action.label, exact: true }).click();
     }
     if (action.confirm) {

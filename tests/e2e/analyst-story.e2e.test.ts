@@ -97,22 +97,22 @@ describe('the analyst adds a field to a schema; no code is touched', () => {
     await page.goto(`${base}/system/param`);
     const list = page.getByTestId('list-param');
     const grid = list.getByTestId('data-grid');
-    await grid.locator('.ag-root').waitFor();
+    await grid.locator('.erp-list-grid').waitFor();
     await settle(page);
 
     // The new column, between the key and the value as the schema orders it.
-    const header = grid.locator('.ag-header-cell[col-id="wechat"]');
+    const header = grid.locator('.erp-grid-header-cell[col-id="wechat"]');
     await expect.poll(() => header.innerText(), { timeout: 15_000 }).toContain('微信号');
-    const headers = await grid.locator('.ag-header-cell[col-id] .ag-header-cell-text').allInnerTexts();
+    const headers = await grid.locator('.erp-grid-header-cell[col-id] .erp-grid-header-text').allInnerTexts();
     expect(headers.indexOf('微信号')).toBe(headers.indexOf('参数键名') + 1);
 
     // The old row is listed, its new cell empty.
-    const row = grid.locator(`.ag-row[row-id="${rowId}"]`);
+    const row = grid.locator(`.erp-grid-row[row-id="${rowId}"]`);
     await expect.poll(() => row.locator('[col-id="paramKey"]').innerText()).toBe('e2e.analyst');
     expect((await row.locator('[col-id="wechat"]').innerText()).trim()).toBe('');
 
     // Edit: the form has the field; type a value and save.
-    await grid.locator(`.ag-row[row-id="${rowId}"] [data-testid=row-actions] button`, { hasText: '编辑' }).click();
+    await grid.locator(`.erp-grid-row[row-id="${rowId}"] [data-testid=row-actions] button`, { hasText: '编辑' }).click();
     const field = dialog(page).locator('[data-field="wechat"]');
     await expect.poll(() => field.locator('.erp-label').innerText(), { timeout: 15_000 }).toContain('微信号');
     // Optional: no required mark.
@@ -124,17 +124,17 @@ describe('the analyst adds a field to a schema; no code is touched', () => {
 
     // Reload: the list reads it back from the server.
     await page.reload();
-    await grid.locator('.ag-root').waitFor();
+    await grid.locator('.erp-list-grid').waitFor();
     await settle(page);
     await expect
-      .poll(() => grid.locator(`.ag-row[row-id="${rowId}"] [col-id="wechat"]`).innerText(), {
+      .poll(() => grid.locator(`.erp-grid-row[row-id="${rowId}"] [col-id="wechat"]`).innerText(), {
         timeout: 15_000,
       })
       .toBe('wx_analyst_2026');
     await screenshot(page, 'analyst-story');
 
     // The view dialog shows it too.
-    await grid.locator(`.ag-row[row-id="${rowId}"] [data-testid=row-actions] button`, { hasText: '查看' }).click();
+    await grid.locator(`.erp-grid-row[row-id="${rowId}"] [data-testid=row-actions] button`, { hasText: '查看' }).click();
     const viewed = dialog(page).locator('[data-field="wechat"]');
     await expect.poll(() => viewed.innerText(), { timeout: 15_000 }).toContain('wx_analyst_2026');
     expect(await viewed.locator('.erp-label').innerText()).toContain('微信号');

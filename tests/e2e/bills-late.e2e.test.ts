@@ -105,7 +105,7 @@ describe('the last bill pages and lists in the browser', () => {
     expect(Number(await partyBalance(server, 'AP', w.supplierId)) - Number(before)).toBeCloseTo(20.5, 2);
     await done('finance-transport-posted');
     const list = await listed('transportFee', 'transport', billNo);
-    const row = list.locator('.ag-row', { hasText: billNo }).first();
+    const row = list.locator('.erp-grid-row', { hasText: billNo }).first();
     // Both waybills are unmatched: the row action downloads them as a spreadsheet.
     const download = page.waitForEvent('download');
     await rowAction(row, '导出重复及未匹配');
@@ -164,7 +164,7 @@ describe('the last bill pages and lists in the browser', () => {
   test('库存对账: every balance beside Σ its ledger, no difference', async () => {
     await gotoFresh(page, `${server.url}${leaf('inventoryBalance').path}`);
     const list = page.getByTestId('list-inventory-balance');
-    const row = list.locator('.ag-row', { hasText: names.goods0 }).first();
+    const row = list.locator('.erp-grid-row', { hasText: names.goods0 }).first();
     await row.waitFor();
     await settle(page);
     await expect.poll(() => row.innerText()).toContain('30.00');
@@ -178,24 +178,24 @@ describe('the last bill pages and lists in the browser', () => {
     const draft = expectOk(await api.post(`${BASES.salesOut}/draft`, { customerId: w.customers[0], depotId: w.depots[0], bodyList: lines(w, [{ goods: w.goods[0], qty: '1', taxPrice: '11.30' }]) }));
     await gotoFresh(page, `${server.url}${leaf('pendingApproval').path}`);
     const queue = page.getByTestId('list-pending-bill');
-    const row = (billNo: string) => queue.locator('.ag-row', { hasText: billNo }).first();
+    const row = (billNo: string) => queue.locator('.erp-grid-row', { hasText: billNo }).first();
     await row(first.billNo).waitFor();
     await settle(page);
     await done('analysis-pending-approval');
     await rowAction(row(first.billNo), '审核通过');
     await page.locator('.ant-modal-confirm').getByRole('button', { name: /确\s*定/ }).click();
-    await expect.poll(() => queue.locator('.ag-row', { hasText: first.billNo }).count()).toBe(0);
+    await expect.poll(() => queue.locator('.erp-grid-row', { hasText: first.billNo }).count()).toBe(0);
     expect(expectOk(await api.get(`${BASES.purchaseIn}/detail`, { id: first.id })).billStatus).toBe('1304');
     await rowAction(row(second.billNo), '驳回');
     const prompt = page.locator('.ant-modal-wrap:visible .ant-modal', { hasText: '审核意见' });
     await prompt.locator('textarea').fill('数量有误');
     await prompt.getByRole('button', { name: /确\s*定/ }).click();
-    await expect.poll(() => queue.locator('.ag-row', { hasText: second.billNo }).count()).toBe(0);
+    await expect.poll(() => queue.locator('.erp-grid-row', { hasText: second.billNo }).count()).toBe(0);
     expect(expectOk(await api.get(`${BASES.purchaseIn}/detail`, { id: second.id })).billStatus).toBe('1305');
     await done('analysis-pending-approval-done');
 
     await gotoFresh(page, `${server.url}${leaf('draftBill').path}`);
-    await page.getByTestId('list-draft-bill').locator('.ag-row', { hasText: draft.billNo }).first().waitFor();
+    await page.getByTestId('list-draft-bill').locator('.erp-grid-row', { hasText: draft.billNo }).first().waitFor();
     await settle(page);
     await done('analysis-drafts');
   });
@@ -203,13 +203,13 @@ describe('the last bill pages and lists in the browser', () => {
   test('业务历史, 库存对账确认 and 组合商品: each list opens from its menu with its rows', async () => {
     await gotoFresh(page, `${server.url}${leaf('businessHistory').path}`);
     const history = page.getByTestId('list-business-history');
-    await history.locator('.ag-row', { hasText: '记账' }).first().waitFor();
+    await history.locator('.erp-grid-row', { hasText: '记账' }).first().waitFor();
     await settle(page);
     await done('analysis-business-history');
 
     await gotoFresh(page, `${server.url}${leaf('balanceConfig').path}`);
     const balances = page.getByTestId('list-balance-config');
-    await balances.locator('.ag-row', { hasText: names.goods1 }).first().waitFor();
+    await balances.locator('.erp-grid-row', { hasText: names.goods1 }).first().waitFor();
     await settle(page);
     await done('warehouse-balance-config');
 

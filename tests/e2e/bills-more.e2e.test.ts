@@ -278,7 +278,7 @@ describe('more bill pages in the browser', () => {
   test('库存查询 and 往来明细账: the goods moved above, per warehouse; the supplier payable row by row with its balance', async () => {
     await gotoFresh(page, `${server.url}${leaf('inventoryQuery').path}`);
     const stockList = page.getByTestId('list-inventory');
-    const rowA = stockList.locator('.ag-row', { hasText: names.goods0 }).filter({ hasText: names.depot0 }).first();
+    const rowA = stockList.locator('.erp-grid-row', { hasText: names.goods0 }).filter({ hasText: names.depot0 }).first();
     await rowA.waitFor();
     const shown = await stock(0, 0);
     await expect.poll(() => rowA.innerText()).toContain(shown.value);
@@ -286,7 +286,7 @@ describe('more bill pages in the browser', () => {
 
     await gotoFresh(page, `${server.url}${leaf('detailLedger').path}`);
     const ledger = page.getByTestId('list-party-ledger');
-    const first = ledger.locator('.ag-row', { hasText: inboundNo }).first();
+    const first = ledger.locator('.erp-grid-row', { hasText: inboundNo }).first();
     await first.waitFor();
     // The first inbound: 20 A at 3.00 and 20 B at 5.00 with 13% tax, owed to the supplier.
     await expect.poll(() => first.innerText()).toContain('180.80');
@@ -303,7 +303,7 @@ describe('more bill pages in the browser', () => {
     const prompt = page.locator('.ant-modal-wrap:visible .ant-modal', { hasText: '会计年度' });
     await prompt.locator('input').first().fill(year);
     await prompt.getByRole('button', { name: /确\s*定/ }).click();
-    const january = list.locator('.ag-row', { hasText: `${year}-01-31` }).first();
+    const january = list.locator('.erp-grid-row', { hasText: `${year}-01-31` }).first();
     await january.waitFor();
     expect(expectOk(await api.get('/blade-finance/accountingperiod/list', { periodYear: year, current: 1, size: 20 })).total).toBe(12);
     await january.locator('[data-testid=row-actions]').getByRole('button', { name: '结账', exact: true }).click();

@@ -68,7 +68,7 @@ describe('收支单 pages in the browser', () => {
   /** The kind's history list shows the bill with its status, and no bill of the other kind. */
   async function listed(code: string, billNo: string, other: string) {
     const list = await flows.listed(code, 'exin', billNo);
-    if (other) expect(await list.locator('.ag-row', { hasText: other }).count()).toBe(0);
+    if (other) expect(await list.locator('.erp-grid-row', { hasText: other }).count()).toBe(0);
   }
 
   /** The bill as detail answers it (figures at the tenant's places). */

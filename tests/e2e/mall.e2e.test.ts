@@ -64,7 +64,7 @@ describe('商城管理 and 营销管理 pages in the browser', () => {
     const phone = `137${String(Date.now()).slice(-8)}`;
     const member = expectOk<Row>(await api.post('/blade-base/member/submit', { customerId: w.customers[0], phone, realName: '买家李四' }));
     await gotoFresh(page, `${server.url}/mall/buyerAccount`);
-    const row = page.locator(`.ag-row[row-id="${String(member.id)}"]`).first();
+    const row = page.locator(`.erp-grid-row[row-id="${String(member.id)}"]`).first();
     await row.waitFor();
     await row.locator('[data-testid=row-actions] button', { hasText: '开通账号' }).click();
     const prompt = page.locator('.ant-modal-wrap:visible .ant-modal').last();
@@ -88,7 +88,7 @@ describe('商城管理 and 营销管理 pages in the browser', () => {
     const buyer = await signedIn(server.url, '000000', phone, 'buyer999');
     const order = expectOk<Row>(await buyer.post('/blade-mall/order/intake', { lines: [{ commInfoId: w.goods[0], qty: '3' }], contacts: '王五', contactsPhone: '13600000000', contactsAddress: '人民路 1 号' }));
     await gotoFresh(page, `${server.url}/mall/order`);
-    const row = page.locator(`.ag-row[row-id="${String(order.id)}"]`).first();
+    const row = page.locator(`.erp-grid-row[row-id="${String(order.id)}"]`).first();
     await row.waitFor();
     const act = async (label: string) => {
       const actions = row.locator('[data-testid=row-actions]');
@@ -115,7 +115,7 @@ describe('商城管理 and 营销管理 pages in the browser', () => {
     const request = expectOk<Row>(await buyer.post('/blade-mall/return/apply', { orderId: order.id, lines: [{ sourceBodyId: (detail.bodyList as Row[])[0].id, qty: '1' }], returnReason: '包装破损' }));
     await gotoFresh(page, `${server.url}/mall/returnApplyHistory`);
     const list = page.getByTestId('list-mall-return');
-    await list.locator(`.ag-row[row-id="${String(request.id)}"] [data-testid=row-actions]`).getByRole('button', { name: '查看', exact: true }).click();
+    await list.locator(`.erp-grid-row[row-id="${String(request.id)}"] [data-testid=row-actions]`).getByRole('button', { name: '查看', exact: true }).click();
     const bill = page.getByTestId('document-mall-return');
     await bill.getByTestId('bill-no').filter({ hasText: String(request.billNo) }).waitFor();
     await settle(page);
@@ -149,7 +149,7 @@ describe('商城管理 and 营销管理 pages in the browser', () => {
     await screenshot(page, 'mall-decoration-preview');
     await dialogsAtRest(page);
     await dialog.getByRole('button', { name: /保\s*存|确\s*定/ }).click();
-    await page.locator('.ag-row', { hasText: '双十二首页' }).first().waitFor();
+    await page.locator('.erp-grid-row', { hasText: '双十二首页' }).first().waitFor();
     expect(browser.pageErrors).toEqual([]);
   });
 });

@@ -48,7 +48,7 @@ describe('营销管理 pages in the browser', () => {
 
   /** A row's action by its label: inline, or under 更多 (hovered open). */
   async function rowAction(rowId: string, text: string) {
-    const actions = page.locator(`.ag-row[row-id="${rowId}"] [data-testid=row-actions]`).first();
+    const actions = page.locator(`.erp-grid-row[row-id="${rowId}"] [data-testid=row-actions]`).first();
     const inline = actions.locator('button', { hasText: text });
     if (await inline.count()) return inline.first().click();
     await actions.locator('button', { hasText: '更多' }).hover();
@@ -125,7 +125,7 @@ describe('营销管理 pages in the browser', () => {
     const goodsPromotionNo = expectOk<Row>(
       await api.post('/blade-market/marketing/submit', { marketingName: '九折', marketingType: 1, beginTime: day(-1, '00:00:00'), endTime: day(3, '00:00:00'), bodyList: [{ commInfoId: w.goods[1], discountRate: '90' }] }),
     ).billNo as string;
-    expect(await list.locator('.ag-row', { hasText: goodsPromotionNo }).count(), 'another kind is not listed').toBe(0);
+    expect(await list.locator('.erp-grid-row', { hasText: goodsPromotionNo }).count(), 'another kind is not listed').toBe(0);
     await flows.done('marketing-flash-sale-history');
   });
 
@@ -144,7 +144,7 @@ describe('营销管理 pages in the browser', () => {
     await typeTime(dialog, 'endTime', day(30, '23:59:59'));
     await dialogsAtRest(page);
     await dialog.getByRole('button', { name: /保\s*存|确\s*定/ }).click();
-    const row = list.locator('.ag-row', { hasText: '新客满100减10' }).first();
+    const row = list.locator('.erp-grid-row', { hasText: '新客满100减10' }).first();
     await row.waitFor();
     await expect.poll(() => row.innerText()).toContain('满100减10');
     expect(expectOk<{ records: Row[] }>(await api.get('/blade-market/coupon/list', { couponName: '新客满100减10' })).records[0]).toMatchObject({ couponStatus: '9403', unSendNum: 100 });

@@ -59,7 +59,7 @@ async function typeCell(dialog: Locator, path: string, text: string) {
 
 async function openList(page: Page, base: string, path: string, resource: string) {
   await page.goto(`${base}${path}`);
-  await page.getByTestId(`list-${resource}`).getByTestId('data-grid').locator('.ag-root').waitFor();
+  await page.getByTestId(`list-${resource}`).getByTestId('data-grid').locator('.erp-list-grid').waitFor();
   await settle(page);
 }
 
@@ -219,7 +219,7 @@ describe('master-data dialogs', () => {
     ).records;
     expect(saved).toHaveLength(1);
     const grid = page.getByTestId('list-customer').getByTestId('data-grid');
-    await grid.locator(`.ag-row[row-id="${saved[0].id}"] [data-testid=row-actions] button`, { hasText: '查看' }).click();
+    await grid.locator(`.erp-grid-row[row-id="${saved[0].id}"] [data-testid=row-actions] button`, { hasText: '查看' }).click();
     const view = modal(page, '查看客户');
     await view.waitFor();
     await expect.poll(() => field(view, 'bartererName').innerText()).toContain('浏览器测试客户');
@@ -290,12 +290,12 @@ describe('master-data dialogs', () => {
     await openList(page, server.url, '/base/customer', 'customer');
     const list = page.getByTestId('list-customer');
     // The names in the rows (the pinned 合计 row's cell is empty).
-    const names = async () => (await list.locator('.ag-row [col-id="bartererName"]').allInnerTexts()).filter(Boolean);
+    const names = async () => (await list.locator('.erp-grid-row [col-id="bartererName"]').allInnerTexts()).filter(Boolean);
     await expect.poll(names).toEqual(expect.arrayContaining(['已有联系人客户', '浏览器测试客户']));
     // The pinned 合计 row sums the money column (its summing code loads only with lists that have one).
     // 应收余额 is off to the right: the grid draws the columns in view only.
-    await list.locator('.ag-body-horizontal-scroll-viewport').evaluate((viewport) => (viewport.scrollLeft = viewport.scrollWidth));
-    const total = list.locator('.ag-row-pinned [col-id="collectBalance"]');
+    await list.locator('.erp-list-grid').evaluate((viewport) => (viewport.scrollLeft = viewport.scrollWidth));
+    const total = list.locator('.erp-grid-row-pinned [col-id="collectBalance"]');
     await expect.poll(() => total.innerText()).toMatch(/^-?[\d,]+\.\d{2}$/);
     const search = page.getByTestId('list-search');
     // Each label names its input (a click on 客户名称 focuses it; screen readers read it).
@@ -338,9 +338,9 @@ describe('master-data dialogs', () => {
     // libraries (vite.config.ts frame-lib, generators/antdIsBright.ts): it must still load and work.
     const { page, pageErrors } = browser;
     await page.goto(`${server.url}/system/dictbiz`);
-    await page.locator('.ag-row[row-index="0"]').first().waitFor();
+    await page.locator('.erp-grid-row[row-index="0"]').first().waitFor();
     await settle(page);
-    await page.locator('.ag-row[row-index="0"] .ag-cell').nth(2).first().click();
+    await page.locator('.erp-grid-row[row-index="0"] .erp-grid-cell').nth(2).first().click();
     const adds = page.getByRole('button', { name: /新\s*增/ });
     await expect.poll(() => adds.count()).toBe(2);
     await adds.last().click();

@@ -103,14 +103,14 @@ describe('printing bills', () => {
   test('the history list prints exactly one chosen bill; the sheet shows its template', async () => {
     await gotoFresh(page, `${server.url}/sale/salesBusiness/salesOutHistory`);
     const list = page.getByTestId('list-sales-out');
-    const row = list.locator('.ag-row', { hasText: String(bill.billNo) }).first();
+    const row = list.locator('.erp-grid-row', { hasText: String(bill.billNo) }).first();
     await row.waitFor();
     await settle(page);
     await list.getByTestId('list-print').click();
     await expectMessage(page, '请选择一条数据！');
     expect(await prints()).toBe(0);
 
-    await list.locator(`.ag-row[row-id="${String(bill.id)}"] .ag-selection-checkbox input`).first().check();
+    await list.locator(`.erp-grid-row[row-id="${String(bill.id)}"] .erp-grid-select input`).first().check();
     await list.getByTestId('list-print').click();
     await expect.poll(prints, { message: 'the print starts once the sheet has rendered' }).toBe(1);
     // Hidden on screen: the sheet is in the print area, not in the page.
@@ -139,7 +139,7 @@ describe('printing bills', () => {
   test('打印设置: the template edited there (针式二等分, four head fields a row) prints the next bill', async () => {
     await gotoFresh(page, `${server.url}/settings/print`);
     const list = page.getByTestId('list-print-template');
-    const row = list.locator('.ag-row', { hasText: '销售出库单默认模板' }).first();
+    const row = list.locator('.erp-grid-row', { hasText: '销售出库单默认模板' }).first();
     await row.waitFor();
     await settle(page);
     await row.locator('[data-testid=row-actions]').getByRole('button', { name: '编辑', exact: true }).click();
@@ -158,10 +158,10 @@ describe('printing bills', () => {
 
     await gotoFresh(page, `${server.url}/sale/salesBusiness/salesOutHistory`);
     const bills = page.getByTestId('list-sales-out');
-    await bills.locator('.ag-row', { hasText: String(bill.billNo) }).first().waitFor();
+    await bills.locator('.erp-grid-row', { hasText: String(bill.billNo) }).first().waitFor();
     await settle(page);
     const before = await prints();
-    await bills.locator(`.ag-row[row-id="${String(bill.id)}"] .ag-selection-checkbox input`).first().check();
+    await bills.locator(`.erp-grid-row[row-id="${String(bill.id)}"] .erp-grid-select input`).first().check();
     await bills.getByTestId('list-print').click();
     await expect.poll(prints).toBe(before + 1);
     expect(await sheet().locator('.ps-head tr').first().locator('td').count()).toBe(4);
@@ -171,7 +171,7 @@ describe('printing bills', () => {
     expect(mediaBox(pdf).map(mm)).toEqual([241, 140]);
 
     // The bill opened from its list prints from its own 打印 as well.
-    await bills.locator(`.ag-row[row-id="${String(bill.id)}"] [data-testid=row-actions]`).getByRole('button', { name: '查看', exact: true }).click();
+    await bills.locator(`.erp-grid-row[row-id="${String(bill.id)}"] [data-testid=row-actions]`).getByRole('button', { name: '查看', exact: true }).click();
     const editor = page.getByTestId('document-sales-out');
     await editor.getByTestId('bill-no').filter({ hasText: String(bill.billNo) }).waitFor();
     await settle(page);
@@ -191,7 +191,7 @@ describe('printing bills', () => {
   async function printGoodsLabels(): Promise<void> {
     await gotoFresh(page, `${server.url}/base/goods`);
     const list = page.getByTestId('list-goods');
-    for (const id of w.goods) await list.locator(`.ag-row[row-id="${id}"] .ag-selection-checkbox input`).first().check();
+    for (const id of w.goods) await list.locator(`.erp-grid-row[row-id="${id}"] .erp-grid-select input`).first().check();
     await list.getByRole('button', { name: '打印标签', exact: true }).click();
   }
 
@@ -274,7 +274,7 @@ describe('printing bills', () => {
 
     await gotoFresh(page, `${server.url}/mall/order`);
     const list = page.getByTestId('list-sales-order');
-    const rowOf = (order: Row) => list.locator(`.ag-row[row-id="${String(order.id)}"]`);
+    const rowOf = (order: Row) => list.locator(`.erp-grid-row[row-id="${String(order.id)}"]`);
     await rowOf(pickup).waitFor();
     await settle(page);
     expect(await page.getByText('页面尚未构建').count()).toBe(0);

@@ -46,8 +46,8 @@ describe('reports in the browser', () => {
 
   const list = (resource: string) => page.getByTestId(`list-${resource}`);
   const cellOf = (resource: string, rowText: string, col: string) =>
-    list(resource).locator('.ag-row:not(.ag-row-pinned)', { hasText: rowText }).first().locator(`.ag-cell[col-id="${col}"]`);
-  const totalOf = (resource: string, col: string) => list(resource).locator(`.ag-row-pinned .ag-cell[col-id="${col}"]`);
+    list(resource).locator('.erp-grid-row:not(.erp-grid-row-pinned)', { hasText: rowText }).first().locator(`.erp-grid-cell[col-id="${col}"]`);
+  const totalOf = (resource: string, col: string) => list(resource).locator(`.erp-grid-row-pinned .erp-grid-cell[col-id="${col}"]`);
 
   test('销售分析: per goods with its bar chart, the summary row from the server totals, a figure drills to 销售明细查询', async () => {
     await gotoFresh(page, `${server.url}${leaf('salesAnalysis').path}`);
@@ -68,19 +68,19 @@ describe('reports in the browser', () => {
     await cellOf('sales-analysis', goodsName, 'totalAmt').locator('a.erp-drill').click();
     await page.waitForURL(/\/salesDetailInquiry|commInfoId_equal=/);
     const detail = list('sales-detail-inquiry');
-    await expect.poll(() => detail.locator('.ag-row:not(.ag-row-pinned)').count()).toBe(2);
+    await expect.poll(() => detail.locator('.erp-grid-row:not(.erp-grid-row-pinned)').count()).toBe(2);
     await expect.poll(() => page.getByTestId('drill-preset').innerText()).toContain(goodsName);
     // The goods' two sales-outs: 4 + 2 (the amount columns are scrolled out of view).
-    await expect.poll(() => detail.locator('.ag-row-pinned .ag-cell[col-id="qty"]').innerText()).toBe('6.00');
+    await expect.poll(() => detail.locator('.erp-grid-row-pinned .erp-grid-cell[col-id="qty"]').innerText()).toBe('6.00');
     await screenshot(page, 'report-sales-drill');
     // Dropping the preset shows every line again.
     await page.getByTestId('drill-preset').locator('.ant-alert-close-icon').click();
-    await expect.poll(() => detail.locator('.ag-row:not(.ag-row-pinned)').count()).toBe(3);
+    await expect.poll(() => detail.locator('.erp-grid-row:not(.erp-grid-row-pinned)').count()).toBe(3);
   });
 
   test('导出 on a report runs as a job: progress under 导出任务, the file downloads when done, with the report rows', async () => {
     await gotoFresh(page, `${server.url}${leaf('salesAnalysis').path}`);
-    await expect.poll(() => list('sales-analysis').locator('.ag-row:not(.ag-row-pinned)').count()).toBe(2);
+    await expect.poll(() => list('sales-analysis').locator('.erp-grid-row:not(.erp-grid-row-pinned)').count()).toBe(2);
     const download = page.waitForEvent('download');
     await page.getByTestId('list-toolbar').getByRole('button', { name: /导\s*出/ }).click();
     const file = await download;
@@ -111,7 +111,7 @@ describe('reports in the browser', () => {
     await screenshot(page, 'report-purchase-analysis');
 
     await gotoFresh(page, `${server.url}${leaf('performanceAnalysis').path}`);
-    await expect.poll(() => list('staff-report').locator('.ag-row:not(.ag-row-pinned)').count()).toBeGreaterThan(0);
+    await expect.poll(() => list('staff-report').locator('.erp-grid-row:not(.erp-grid-row-pinned)').count()).toBeGreaterThan(0);
     await expect.poll(() => page.getByTestId('chart-staff-report').locator('canvas').count()).toBeGreaterThan(0);
     await settle(page);
     await screenshot(page, 'report-performance');
@@ -150,7 +150,7 @@ describe('reports in the browser', () => {
     await page.getByTestId('message-bell').click();
     await page.waitForURL(/\/desk\/message$/);
     const inbox = list('message-info');
-    await expect.poll(() => inbox.locator('.ag-row:not(.ag-row-pinned)').count()).toBe(Math.min(unread, 20));
+    await expect.poll(() => inbox.locator('.erp-grid-row:not(.erp-grid-row-pinned)').count()).toBe(Math.min(unread, 20));
     await page.getByTestId('list-toolbar').getByRole('button', { name: '全部已读' }).click();
     await page.locator('.ant-modal-confirm').getByRole('button', { name: /确\s*定|OK/ }).click();
     await expect.poll(() => bell.locator('.ant-badge-count').count()).toBe(0);

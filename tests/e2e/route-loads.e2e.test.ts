@@ -137,13 +137,13 @@ describe('what each route loads', () => {
     const cdp = await context.newCDPSession(page);
     await cdp.send('Network.clearBrowserCache');
     // When the first row appears, on the page's clock, and which files were requested before it.
-    const firstRow = '.ag-row[row-index="0"]';
+    const firstRow = '.erp-grid-row[row-index="0"]';
     await context.addInitScript({ content: watchFor([firstRow]) });
     const requests = recordRequests(page);
     const formDialog = chunkFile('renderer/form/FormDialog.tsx');
     const formEngineFetched = page.waitForRequest((request) => new URL(request.url()).pathname === formDialog, { timeout: 15_000 });
     await page.goto(`${server.url}/system/param`);
-    await page.locator('.ag-row[row-index="0"]').first().waitFor();
+    await page.locator('.erp-grid-row[row-index="0"]').first().waitFor();
     // The form engine is fetched in idle time after the rows: wait for it, then look back.
     await formEngineFetched;
     requests.stop();
@@ -158,8 +158,9 @@ describe('what each route loads', () => {
     expect(before).not.toContain(formDialog);
     // Nor the code that only forms and the colour picker run, though the frame's libraries import
     // their packages (vite.config.ts frame-lib, generators/barrelImports.ts, antdIsBright.ts):
-    // rc-form's validator (its messages) and the colour picker's preset panel.
-    for (const text of ['%s is required', '-color-bright`']) {
+    // rc-form's validator (its messages) and the colour picker's preset panel. Nor ag-grid: lists
+    // draw their own grid; only the bill's line grid (editing) loads it.
+    for (const text of ['%s is required', '-color-bright`', 'ag-root-wrapper']) {
       const holders = scriptsWith(text);
       expect(holders.length, text).toBeGreaterThan(0);
       for (const script of holders) expect(before, text).not.toContain(script);
@@ -207,7 +208,7 @@ describe('what each route loads', () => {
     } finally {
       releaseLayout();
     }
-    await page.locator('.ag-row[row-index="0"]').first().waitFor();
+    await page.locator('.erp-grid-row[row-index="0"]').first().waitFor();
     await page.unrouteAll({ behavior: 'wait' });
     requests.stop();
     // The layout's own start-up shares the calls under way instead of making them again.

@@ -26,19 +26,19 @@ const pages = [...modules.flatMap(leavesOf), ...settings]
 
 /** The container each page layout always renders (ListPage / TreePage / DictionaryPage / CardPage). */
 const RENDERED = [
-  '[data-testid^="list-"]:not([data-testid="list-toolbar"]):not([data-testid="list-search"]) [data-testid="data-grid"] .ag-root',
+  '[data-testid^="list-"]:not([data-testid="list-toolbar"]):not([data-testid="list-search"]) [data-testid="data-grid"] .erp-list-grid',
   '[data-testid^="tree-"]:not([data-testid="tree-picker"]) .ant-table',
-  '[data-testid^="dictionary-"] [data-testid="data-grid"] .ag-root',
+  '[data-testid^="dictionary-"] [data-testid="data-grid"] .erp-list-grid',
   '[data-testid^="card-"] .ant-card-body',
 ].join(', ');
 
 /** The same containers, for the menu's own resource (a dictionary page names its layout instead). */
 const renderedFor = (resource: string) =>
   [
-    `[data-testid="list-${resource}"] [data-testid="data-grid"] .ag-root`,
+    `[data-testid="list-${resource}"] [data-testid="data-grid"] .erp-list-grid`,
     `[data-testid="tree-${resource}"] .ant-table`,
     `[data-testid="card-${resource}"] .ant-card-body`,
-    '[data-testid^="dictionary-"] [data-testid="data-grid"] .ag-root',
+    '[data-testid^="dictionary-"] [data-testid="data-grid"] .erp-list-grid',
   ].join(', ');
 
 const PLACEHOLDER = '页面尚未构建';
@@ -103,7 +103,7 @@ describe('every master-data and system menu opens its schema page', () => {
     // The page's data calls have answered and nothing is still spinning.
     await settle(page);
     await expect
-      .poll(() => page.locator('.ag-overlay-loading-wrapper:visible, .ant-spin-spinning:visible').count(), {
+      .poll(() => page.locator('.erp-grid-loading:visible, .ant-spin-spinning:visible').count(), {
         timeout: 15_000,
       })
       .toBe(0);

@@ -44,8 +44,8 @@ describe('financial statements and the voucher outbox in the browser', () => {
 
   /** The list's row whose 项目 is exactly `item`. */
   const line = (list: ReturnType<Page['getByTestId']>, item: string) =>
-    list.locator('.ag-row').filter({ has: page.locator(`.ag-cell[col-id="itemName"]`, { hasText: new RegExp(`^${item}$`) }) }).first();
-  const cellOf = (row: ReturnType<typeof line>, col: string) => row.locator(`.ag-cell[col-id="${col}"]`).first().innerText();
+    list.locator('.erp-grid-row').filter({ has: page.locator(`.erp-grid-cell[col-id="itemName"]`, { hasText: new RegExp(`^${item}$`) }) }).first();
+  const cellOf = (row: ReturnType<typeof line>, col: string) => row.locator(`.erp-grid-cell[col-id="${col}"]`).first().innerText();
 
   async function done(shot: string) {
     await dialogsAtRest(page);
@@ -80,7 +80,7 @@ describe('financial statements and the voucher outbox in the browser', () => {
   test('推送凭证 from the sales-out history row; 凭证推送记录 lists the voucher, 65.20 on each side', async () => {
     await gotoFresh(page, `${server.url}${leaf('salesOut').historyPath}`);
     const list = page.getByTestId('list-sales-out');
-    const row = list.locator('.ag-row', { hasText: saleNo }).first();
+    const row = list.locator('.erp-grid-row', { hasText: saleNo }).first();
     await row.waitFor();
     await settle(page);
     const actions = row.locator('[data-testid=row-actions]');
@@ -95,31 +95,31 @@ describe('financial statements and the voucher outbox in the browser', () => {
 
     await gotoFresh(page, `${server.url}${leaf('voucherOutbox').path}`);
     const outbox = page.getByTestId('list-voucher-push');
-    const voucher = outbox.locator('.ag-row', { hasText: `PZ${saleNo}` }).first();
+    const voucher = outbox.locator('.erp-grid-row', { hasText: `PZ${saleNo}` }).first();
     await voucher.waitFor();
     await settle(page);
     // Dr 应收 45.20 + Dr 成本 20.00 = Cr 库存 20.00 + Cr 税 5.20 + Cr 收入 40.00.
-    expect(await voucher.locator('.ag-cell[col-id="debitAmt"]').innerText()).toBe('65.20');
-    expect(await voucher.locator('.ag-cell[col-id="creditAmt"]').innerText()).toBe('65.20');
+    expect(await voucher.locator('.erp-grid-cell[col-id="debitAmt"]').innerText()).toBe('65.20');
+    expect(await voucher.locator('.erp-grid-cell[col-id="creditAmt"]').innerText()).toBe('65.20');
     await done('finance-voucher-outbox');
   });
   test('客户资料 → 查看 → 对账 and 往来明细: the sale partly settled and the receipt; the two ledger rows (figures: tests/api/partner-reports.test.ts)', async () => {
     const customer = expectOk(await api.get('/blade-base/customer/detail', { id: w.customers[0] })).bartererName;
     await gotoFresh(page, `${server.url}${leaf('customer').path}`);
-    const row = page.getByTestId('list-customer').locator('.ag-row', { hasText: customer }).first();
+    const row = page.getByTestId('list-customer').locator('.erp-grid-row', { hasText: customer }).first();
     await row.waitFor();
     await settle(page);
     await row.locator('[data-testid=row-actions]').getByRole('button', { name: '查看', exact: true }).click();
     const dialog = page.locator('.ant-modal-wrap:visible .ant-modal').last();
     await dialog.getByRole('tab', { name: '对账', exact: true }).click();
-    const check = dialog.getByTestId('detail-tab').locator('.ag-row:not(.ag-row-pinned)', { hasText: saleNo }).first();
+    const check = dialog.getByTestId('detail-tab').locator('.erp-grid-row:not(.erp-grid-row-pinned)', { hasText: saleNo }).first();
     await check.waitFor();
     await expect.poll(() => check.innerText()).toContain('部分结算');
-    expect(await dialog.getByTestId('detail-tab').locator('.ag-row:not(.ag-row-pinned)').count()).toBe(2);
+    expect(await dialog.getByTestId('detail-tab').locator('.erp-grid-row:not(.erp-grid-row-pinned)').count()).toBe(2);
     await dialogsAtRest(page);
     await screenshot(page, 'customer-tab-account-check');
     await dialog.getByRole('tab', { name: '往来明细', exact: true }).click();
-    const ledgerRows = dialog.getByTestId('detail-tab').locator('.ag-row:not(.ag-row-pinned)');
+    const ledgerRows = dialog.getByTestId('detail-tab').locator('.erp-grid-row:not(.erp-grid-row-pinned)');
     await expect.poll(() => ledgerRows.count()).toBe(2);
     await expect.poll(() => ledgerRows.first().innerText()).toContain(saleNo);
     await done('customer-tab-business-detail');

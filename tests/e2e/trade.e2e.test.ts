@@ -76,7 +76,7 @@ describe('trade pages in the browser', () => {
     await screenshot(page, 'trade-retail-checked-out');
 
     await page.goto(`${server.url}${leaf('retail').historyPath}`);
-    await page.getByTestId('list-retail').locator('.ag-row', { hasText: list.records[0].billNo }).first().waitFor();
+    await page.getByTestId('list-retail').locator('.erp-grid-row', { hasText: list.records[0].billNo }).first().waitFor();
     expect(browser.pageErrors).toEqual([]);
   });
 
@@ -148,16 +148,16 @@ describe('trade pages in the browser', () => {
   test('inquiries: price, detail and order pages list what was posted', async () => {
     await page.goto(`${server.url}${leaf('purchasePriceInquiry').path}`);
     const prices = page.getByTestId('list-purchase-price-inquiry');
-    await prices.locator('.ag-row', { hasText: names.goods0 }).first().waitFor();
-    expect(await prices.locator('.ag-row', { hasText: names.goods0 }).first().innerText()).toContain('3.00000');
+    await prices.locator('.erp-grid-row', { hasText: names.goods0 }).first().waitFor();
+    expect(await prices.locator('.erp-grid-row', { hasText: names.goods0 }).first().innerText()).toContain('3.00000');
     await screenshot(page, 'trade-purchase-price-inquiry');
     await page.goto(`${server.url}${leaf('salesDetailInquiry').path}`);
     const details = page.getByTestId('list-sales-detail-inquiry');
-    await details.locator('.ag-row', { hasText: names.goods0 }).first().waitFor();
+    await details.locator('.erp-grid-row', { hasText: names.goods0 }).first().waitFor();
     await screenshot(page, 'trade-sales-detail-inquiry');
     await page.goto(`${server.url}${leaf('purchaseDetailInquiry').path}`);
     const bought = page.getByTestId('list-purchase-detail-inquiry');
-    await bought.locator('.ag-row', { hasText: names.goods0 }).first().waitFor();
+    await bought.locator('.erp-grid-row', { hasText: names.goods0 }).first().waitFor();
     await screenshot(page, 'trade-purchase-detail-inquiry');
     await page.goto(`${server.url}${leaf('salesPriceInquiry').path}`);
     await page.getByTestId('list-sales-price-inquiry').getByTestId('data-grid').waitFor();
@@ -171,10 +171,10 @@ describe('trade pages in the browser', () => {
     await approvedBill(api, BASES.salesOrder, { customerId: w.customers[0], depotId: w.depots[0], bodyList: lines(w, [{ goods: g, qty: '5', taxPrice: '3.39' }]) });
     await page.goto(`${server.url}${leaf('shortageReplenish').path}`);
     const list = page.getByTestId('list-shortage-replenish');
-    const row = list.locator('.ag-row', { hasText: '缺货演示商品' }).first();
+    const row = list.locator('.erp-grid-row', { hasText: '缺货演示商品' }).first();
     await row.waitFor();
     expect(await row.innerText()).toContain('5.00');
-    await row.locator('.ag-checkbox-input, input[type=checkbox]').first().check();
+    await row.locator('.erp-grid-checkbox').first().check();
     await page.getByRole('button', { name: '生成采购订单' }).click();
     await page.locator('.ant-modal-wrap:visible .ant-modal').getByRole('button', { name: /确\s*定|OK/ }).click();
     await expectMessage(page, '已生成采购订单草稿');
@@ -200,14 +200,14 @@ describe('trade pages in the browser', () => {
       ['smartReplenish', 'list-smart-replenish', 'trade-smart-replenish'],
     ] as const) {
       await page.goto(`${server.url}${leaf(code).path}`);
-      await page.getByTestId(testId).locator('.ag-row', { hasText: '策略演示商品' }).first().waitFor();
+      await page.getByTestId(testId).locator('.erp-grid-row', { hasText: '策略演示商品' }).first().waitFor();
       await screenshot(page, shot);
     }
 
     await page.goto(`${server.url}${leaf('orderReplenish').path}`);
-    const row = page.getByTestId('list-order-replenish').locator('.ag-row', { hasText: so.billNo }).first();
+    const row = page.getByTestId('list-order-replenish').locator('.erp-grid-row', { hasText: so.billNo }).first();
     await row.waitFor();
-    await row.locator('.ag-checkbox-input, input[type=checkbox]').first().check();
+    await row.locator('.erp-grid-checkbox').first().check();
     await page.getByRole('button', { name: '以销定采' }).first().click();
     await page.locator('.ant-modal-wrap:visible .ant-modal').getByRole('button', { name: /确\s*定|OK/ }).click();
     await expectMessage(page, '已生成采购订单草稿');
@@ -222,7 +222,7 @@ describe('trade pages in the browser', () => {
   test('采购订单查询: the purchase order of this run listed with its status', async () => {
     const order = await approvedBill(api, BASES.purchaseOrder, { supplierId: w.supplierId, depotId: w.depots[0], bodyList: lines(w, [{ goods: w.goods[0], qty: '3', purchasePrice: '2.00' }]) });
     await gotoFresh(page, `${server.url}${leaf('purchaseOrderInquiry').path}`);
-    const row = page.getByTestId('list-purchase-order-inquiry').locator('.ag-row', { hasText: order.billNo }).first();
+    const row = page.getByTestId('list-purchase-order-inquiry').locator('.erp-grid-row', { hasText: order.billNo }).first();
     await row.waitFor();
     expect(await row.innerText()).toContain('已审核');
     await screenshot(page, 'trade-purchase-order-inquiry');
@@ -234,7 +234,7 @@ describe('trade pages in the browser', () => {
     // Fifteen tabs are open by now: start from a clean tab bar (a sixteenth page would be refused).
     await gotoFresh(page, `${server.url}${leaf('salesOrderInquiry').path}`);
     const orders = page.getByTestId('list-sales-order-inquiry');
-    const orderRow = orders.locator('.ag-row', { hasText: order.billNo }).first();
+    const orderRow = orders.locator('.erp-grid-row', { hasText: order.billNo }).first();
     await orderRow.waitFor();
     expect(await orderRow.innerText()).toContain('22.60');
     await screenshot(page, 'trade-sales-order-inquiry');

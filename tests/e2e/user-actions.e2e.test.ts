@@ -46,10 +46,10 @@ describe('user management actions', () => {
   async function selectUser(page: Page) {
     await page.goto(`${server.url}/system/user`);
     const grid = page.getByTestId('list-user').getByTestId('data-grid');
-    const row = grid.locator(`.ag-row[row-id="${userId}"]`).first();
+    const row = grid.locator(`.erp-grid-row[row-id="${userId}"]`).first();
     await row.waitFor();
     await settle(page);
-    await grid.locator(`.ag-row[row-id="${userId}"] .ag-selection-checkbox input`).first().check();
+    await grid.locator(`.erp-grid-row[row-id="${userId}"] .erp-grid-select input`).first().check();
     return grid;
   }
 
@@ -178,7 +178,7 @@ describe('user management actions', () => {
   test('禁用 on the row asks, disables the account; 启用 brings it back', async () => {
     const { page, pageErrors } = browser;
     const grid = await selectUser(page);
-    const actions = grid.locator(`.ag-row[row-id="${userId}"] [data-testid=row-actions]`);
+    const actions = grid.locator(`.erp-grid-row[row-id="${userId}"] [data-testid=row-actions]`);
     const rowButton = async (label: string) => {
       const inline = actions.getByRole('button', { name: label });
       if (await inline.count()) return inline.click();

@@ -94,7 +94,7 @@ describe('warehouse pages in the browser', () => {
     await expect.poll(() => field(dialog, 'outList').innerText()).toContain(out.billNo);
     await footerButton(dialog, /保\s*存|确\s*定/).click();
     await settle(page);
-    await list.locator('.ag-row', { hasText: names.driver }).first().waitFor();
+    await list.locator('.erp-grid-row', { hasText: names.driver }).first().waitFor();
     const runs = expectOk(await api.get('/blade-sales/salesdistributionhead/list', { current: 1, size: 10 })).records;
     const run = expectOk(await api.get('/blade-sales/salesdistributionhead/detail', { id: runs[0].id }));
     expect(run.outList.map((o: { billNo: string }) => o.billNo)).toEqual([out.billNo]);

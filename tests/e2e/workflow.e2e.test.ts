@@ -71,13 +71,13 @@ describe('请假 on the workflow in the browser', () => {
   }
 
   const grid = (resource: string) => page.getByTestId(`list-${resource}`);
-  const rowNamed = (list: Locator, text: string) => list.locator('.ag-row', { hasText: text }).first();
+  const rowNamed = (list: Locator, text: string) => list.locator('.erp-grid-row', { hasText: text }).first();
   /** The row's action button (pinned actions column: same row index). */
   async function rowAction(list: Locator, text: string, label: string) {
     const row = rowNamed(list, text);
     await row.waitFor();
     const index = await row.getAttribute('row-index');
-    await list.locator(`.ag-row[row-index="${index}"] [data-testid=row-actions]`).getByRole('button', { name: label, exact: true }).click();
+    await list.locator(`.erp-grid-row[row-index="${index}"] [data-testid=row-actions]`).getByRole('button', { name: label, exact: true }).click();
   }
   const field = (scope: Locator, name: string) => scope.locator(`[data-field="${name}"]`);
 

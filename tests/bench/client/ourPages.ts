@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { typeAndTime } from './probe.ts';
 
 export const OUR_FIRST_FIELD = '[data-field-index="1"]';
-export const OUR_FIRST_ROW = '.ag-row[row-index="0"]';
+export const OUR_FIRST_ROW = '.erp-grid-row[row-index="0"]';
 
 /** Types `keys` keys `gapMs` apart into field #150 and times each (see probe.ts). */
 export async function typeIntoOurField150(page: Page, keys: number, gapMs: number): Promise<{ keys: number[]; keyPaints: number[] }> {

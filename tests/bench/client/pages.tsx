@@ -3,7 +3,7 @@
  * alone (no globals): `?page=form200` opens the 200-field add form (each field box carries
  * `data-field-index="N"`, 1-based; `&mount=all` mounts all 200 editors at once instead of the
  * first screenful), `?page=crud200` / `?page=crud10k` the generic list page over 200 / 10,000
- * static rows (ag-grid rows carry `row-index`), with its 5-field search form. The list's calls are
+ * static rows (each row carries `row-index`, as ag-grid's do), with its 5-field search form. The list's calls are
  * answered inside the page, so nothing but rendering is measured.
  */
 import type { ReactNode } from 'react';

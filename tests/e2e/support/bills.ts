@@ -152,7 +152,7 @@ export function billFlows(o: { page: () => Page; url: () => string; browser: () 
     /** The history list of the page shows the bill with its status; answers the list. */
     async listed(code: string, resource: string, billNo: string, shown = '已记账'): Promise<Locator> {
       const list = (await openFresh(o.page(), o.url(), leaf(code).historyPath!)).getByTestId(`list-${resource}`);
-      const row = list.locator('.ag-row', { hasText: billNo }).first();
+      const row = list.locator('.erp-grid-row', { hasText: billNo }).first();
       await row.waitFor();
       await expect.poll(() => row.innerText()).toContain(shown);
       await settle(o.page());

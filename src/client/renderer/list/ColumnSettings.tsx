@@ -1,12 +1,11 @@
 import { useState } from 'react';
 import { Button, Checkbox, Flex, Popover, Tooltip } from 'antd';
 import SettingOutlined from '@ant-design/icons/es/icons/SettingOutlined';
-import type { GridApi } from 'ag-grid-community';
+import type { GridHandle } from './DataGrid.tsx';
 import { useRT } from '../common/i18n.ts';
-import type { Row } from '../common/params.ts';
 
 interface ColumnSettingsProps {
-  api: GridApi<Row> | undefined;
+  grid: GridHandle | undefined;
   /** Forgets the saved state and rebuilds the columns from the schema. */
   onReset(): void;
   /** Bumped by the grid when columns change, so the checkboxes re-read visibility. */
@@ -14,26 +13,24 @@ interface ColumnSettingsProps {
 }
 
 /** Popover listing the data columns with a checkbox each; hidden columns stay hidden per user. */
-export function ColumnSettings({ api, onReset, version }: ColumnSettingsProps) {
+export function ColumnSettings({ grid, onReset, version }: ColumnSettingsProps) {
   const t = useRT();
   const [, setTick] = useState(0);
-  const columns = (api?.getColumns() ?? []).filter(
-    (column) => !column.getColId().startsWith('__') && !column.getColId().startsWith('ag-'),
-  );
+  const columns = grid?.columns() ?? [];
   void version;
 
   const content = (
     <Flex vertical gap={4} style={{ maxHeight: 360, overflowY: 'auto', minWidth: 160 }} data-testid="column-settings">
       {columns.map((column) => (
         <Checkbox
-          key={column.getColId()}
-          checked={column.isVisible()}
+          key={column.id}
+          checked={column.visible}
           onChange={(e) => {
-            api?.setColumnsVisible([column.getColId()], e.target.checked);
+            grid?.setColumnVisible(column.id, e.target.checked);
             setTick((n) => n + 1);
           }}
         >
-          {column.getColDef().headerName}
+          {column.title}
         </Checkbox>
       ))}
       <Button

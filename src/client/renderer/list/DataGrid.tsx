@@ -1,16 +1,6 @@
-import { useCallback, useEffect, useMemo, useRef, type CSSProperties } from 'react';
-import { Empty } from 'antd';
-import { AgGridReact } from 'ag-grid-react';
-import type {
-  ColDef,
-  ColumnMovedEvent,
-  ColumnResizedEvent,
-  GetRowIdParams,
-  GridApi,
-  RowClassParams,
-  RowClickedEvent,
-  RowSelectionOptions,
-} from 'ag-grid-community';
+import { memo, useCallback, useEffect, useMemo, useRef, useState, type CSSProperties } from 'react';
+import { Empty, Spin, theme as antdTheme } from 'antd';
+import { useVirtualizer } from '@tanstack/react-virtual';
 import type { ResourceFile } from '../../../shared/resource.ts';
 import { evaluate, type Expr } from '../../../shared/expr.ts';
 import { useSettings } from '../../store/settings.ts';
@@ -18,16 +8,30 @@ import { rt } from '../common/i18n.ts';
 import type { Row } from '../common/params.ts';
 import { useDictionariesState } from '../common/useDictionary.ts';
 import { fieldOf, type ColumnDef } from '../common/views.ts';
-import { HEADER_HEIGHT, ROW_HEIGHT, useGridLocale, useGridTheme } from './agGrid.ts';
 import { clearColumnState, loadColumnState, saveColumnState } from './columnState.ts';
-import { ACTIONS_COL, buildDataColumns, indexColumn, isSummable, sortColumnOf, type GridContext } from './columns.tsx';
-import { RowActionsCell, actionsColumnWidth, type RowActionsContext, type RowButton } from './RowActions.tsx';
+import { HEADER_HEIGHT, ROW_HEIGHT, cellClass, cellStyle, useColumnLayout, type ColumnLayout, type SortState } from './columnLayout.ts';
+import {
+  SELECT_COL,
+  actionsColumn,
+  buildDataColumns,
+  indexColumn,
+  isSummable,
+  selectionColumn,
+  sortColumnOf,
+  type GridColumn,
+  type GridContext,
+} from './columns.tsx';
+import { GridHeader } from './GridHeader.tsx';
+import { RowActionButtons, actionsColumnWidth, type RowButton } from './RowActions.tsx';
 import type { SortKey } from './useListData.ts';
 import { useSummaryRow } from './useSummaryRow.ts';
 import './grid.css';
 
-function NoRows() {
-  return <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={rt('list.empty')} style={{ margin: 0 }} />;
+/** What the list page asks of its grid beyond props (the column settings, clearing a selection). */
+export interface GridHandle {
+  deselectAll(): void;
+  columns(): { id: string; title: string; visible: boolean }[];
+  setColumnVisible(id: string, visible: boolean): void;
 }
 
 export interface DataGridProps {
@@ -56,59 +60,125 @@ export interface DataGridProps {
   onSelectionChanged?(rows: Row[]): void;
   onSortChanged?(sort: SortKey[]): void;
   onRowClicked?(row: Row): void;
-  onGridApi?(api: GridApi<Row> | undefined): void;
+  onGridHandle?(handle: GridHandle | undefined): void;
   onColumnsChanged?(): void;
   /** Bumped to forget the saved column state and return to the schema's columns. */
   resetSignal?: number;
 }
 
-const rowSelection: RowSelectionOptions<Row> = {
-  mode: 'multiRow',
-  checkboxes: true,
-  headerCheckbox: true,
-  enableClickSelection: false,
-};
-
-const selectionColumnDef = { pinned: 'left' as const, width: 44, lockPinned: true, suppressMovable: true };
-
 const NO_ROWS: Row[] = [];
-const GRID_CONTAINER_STYLE: CSSProperties = { position: 'absolute', inset: 0, width: 'auto', height: 'auto' };
+const rowIdOf = (row: Row) => String(row.id ?? row.code ?? JSON.stringify(row));
 
-const rowIdOf = (p: GetRowIdParams<Row>) => String(p.data.id ?? p.data.code ?? JSON.stringify(p.data));
+/** The theme's colours, font and radius as the grid stylesheet's variables (follows the 11 shell themes). */
+function useGridVars(): CSSProperties {
+  const { token } = antdTheme.useToken();
+  return useMemo(
+    () =>
+      ({
+        '--grid-bg': token.colorBgContainer,
+        '--grid-fg': token.colorText,
+        '--grid-heading': token.colorTextHeading,
+        '--grid-border': token.colorBorderSecondary,
+        '--grid-chrome': token.colorFillAlter,
+        '--grid-hover': token.controlItemBgHover,
+        '--grid-selected': token.controlItemBgActive,
+        '--grid-accent': token.colorPrimary,
+        '--grid-radius': `${token.borderRadius}px`,
+        '--grid-row-height': `${ROW_HEIGHT}px`,
+        '--grid-header-height': `${HEADER_HEIGHT}px`,
+        fontFamily: token.fontFamily,
+        fontSize: token.fontSize,
+      }) as CSSProperties,
+    [token],
+  );
+}
 
-/** The chosen row (dictionary parent) and the bold rule are read from the grid context, so the rule object never changes. */
-const rowClassRules = {
-  'erp-row-current': (p: RowClassParams<Row>) => {
-    const current = (p.context as { currentRowId?: string }).currentRowId;
-    return Boolean(current) && String(p.data?.id) === current;
-  },
-  'erp-row-strong': (p: RowClassParams<Row>) => {
-    const rule = (p.context as { strongIf?: Expr }).strongIf;
-    return rule !== undefined && Boolean(p.data) && Boolean(evaluate(rule, p.data!));
-  },
-};
+/** Left offsets of the left-pinned columns and right offsets of the right-pinned (sticky cells). */
+function stickyOffsets(shown: GridColumn[]): Map<string, CSSProperties> {
+  const offsets = new Map<string, CSSProperties>();
+  let left = 0;
+  for (const column of shown.filter((c) => c.pinned === 'left')) {
+    offsets.set(column.id, { left });
+    left += column.width;
+  }
+  let right = 0;
+  for (const column of shown.filter((c) => c.pinned === 'right').reverse()) {
+    offsets.set(column.id, { right });
+    right += column.width;
+  }
+  return offsets;
+}
 
-/** The renderer's ag-grid: schema columns, index/selection/actions columns, summary row. */
+interface RowViewProps {
+  row: Row;
+  rowIndex: number;
+  shown: GridColumn[];
+  styles: CSSProperties[];
+  selected: boolean;
+  className: string;
+  top: number | undefined;
+  summary?: boolean;
+  onToggle?(id: string, checked: boolean): void;
+  onClick?(row: Row): void;
+}
+
+const RowView = memo(function RowView({ row, rowIndex, shown, styles, selected, className, top, summary = false, onToggle, onClick }: RowViewProps) {
+  const id = summary ? 'summary' : rowIdOf(row);
+  const context = { rowIndex, summary };
+  return (
+    <div
+      role="row"
+      className={className}
+      row-id={id}
+      row-index={summary ? undefined : rowIndex}
+      aria-rowindex={summary ? undefined : rowIndex + 2}
+      aria-selected={onToggle ? selected : undefined}
+      style={top === undefined ? undefined : { transform: `translateY(${top}px)` }}
+      onClick={summary ? undefined : () => onClick?.(row)}
+    >
+      {shown.map((column, i) => (
+        <div key={column.id} role="gridcell" col-id={column.id} className={cellClass(column, 'erp-grid-cell')} style={styles[i]}>
+          {column.id === SELECT_COL ? (
+            summary ? null : (
+              <span className="erp-grid-select" onClick={(e) => e.stopPropagation()}>
+                <input
+                  type="checkbox"
+                  className="erp-grid-checkbox"
+                  aria-label={rt('list.selectRow')}
+                  checked={selected}
+                  onChange={(e) => onToggle?.(id, e.target.checked)}
+                />
+              </span>
+            )
+          ) : (
+            column.cell(row, context)
+          )}
+        </div>
+      ))}
+    </div>
+  );
+});
+
+/** Shows an overflowing cell's or header's whole text as its tooltip (one listener for the grid). */
+function titleWhenTruncated(event: React.MouseEvent<HTMLElement>) {
+  const target = (event.target as HTMLElement).closest<HTMLElement>('.erp-grid-cell, .erp-grid-header-text');
+  if (!target) return;
+  if (target.scrollWidth > target.clientWidth) target.title = target.innerText;
+  else target.removeAttribute('title');
+}
+
+/**
+ * The renderer's list grid: schema columns, index/selection/actions columns (pinned as sticky
+ * cells), a summary row, sorting on the server, columns the user resizes, moves and hides (saved
+ * per user), and rows drawn only where they can be seen (@tanstack/react-virtual).
+ */
 export function DataGrid(props: DataGridProps) {
-  const {
-    resource,
-    columns,
-    rows,
-    loading,
-    offset = 0,
-    showIndex = true,
-    selectable = true,
-    summary,
-    totals,
-    onDrill,
-    rowButtons,
-  } = props;
-  const { actionLabels, actionsWidth, stateKey, titles, currentRowId, style } = props;
-  const { onSelectionChanged, onSortChanged, onRowClicked, onGridApi, onColumnsChanged, resetSignal = 0 } = props;
+  const { resource, columns, rows, loading, offset = 0, showIndex = true, selectable = true, summary, totals } = props;
+  const { onDrill, rowButtons, actionLabels, actionsWidth, stateKey, titles, currentRowId, style } = props;
+  const { onSelectionChanged, onSortChanged, onRowClicked, onGridHandle, onColumnsChanged, resetSignal = 0 } = props;
   const language = useSettings((s) => s.language);
-  const theme = useGridTheme();
-  const localeText = useGridLocale();
-  const apiRef = useRef<GridApi<Row> | undefined>(undefined);
+  const vars = useGridVars();
+  const scrollRef = useRef<HTMLDivElement>(null);
 
   const fields = useMemo(
     () => Object.fromEntries(columns.map((c) => [c.field, fieldOf(resource, c.field)])),
@@ -123,56 +193,120 @@ export function DataGrid(props: DataGridProps) {
   }, [resource, stateKey, resetSignal]);
 
   // Callbacks and numbering travel in a stable context object so columns need not be rebuilt.
-  const context = useMemo<GridContext & RowActionsContext & { currentRowId?: string; strongIf?: Expr }>(
-    () => ({ offset: 0, rowButtons: () => [] }),
-    [],
-  );
+  const context = useMemo<GridContext & { rowButtons(row: Row): RowButton[] }>(() => ({ offset: 0, rowButtons: () => [] }), []);
   context.offset = offset;
   context.rowButtons = rowButtons ?? (() => []);
-  context.currentRowId = currentRowId;
-  context.strongIf = resource.list?.strongIf as Expr | undefined;
   context.drill = onDrill;
 
   const showActions = Boolean(rowButtons && actionLabels?.length);
-  const columnDefs = useMemo<ColDef<Row>[]>(() => {
-    const defs: ColDef<Row>[] = [];
-    if (showIndex) defs.push(indexColumn());
-    defs.push(...buildDataColumns({ resource, columns, dictionaries, language, saved, titles }));
+  const gridColumns = useMemo<GridColumn[]>(() => {
+    const defs: GridColumn[] = [];
+    if (selectable) defs.push(selectionColumn());
+    if (showIndex) defs.push(indexColumn(context));
+    defs.push(...buildDataColumns({ resource, columns, dictionaries, language, saved, titles, context }));
     if (showActions) {
-      defs.push({
-        colId: ACTIONS_COL,
-        headerName: rt('list.actions'),
-        pinned: 'right',
-        lockPinned: true,
-        suppressMovable: true,
-        sortable: false,
-        resizable: false,
-        width: actionsWidth ?? actionsColumnWidth(actionLabels ?? []),
-        cellRenderer: RowActionsCell,
-      });
+      const width = actionsWidth ?? actionsColumnWidth(actionLabels ?? []);
+      defs.push(actionsColumn(width, (row, { summary: isSummary }) => (isSummary ? null : <RowActionButtons buttons={context.rowButtons(row)} />)));
     }
     return defs;
     // language re-labels the index/actions headers.
-  }, [resource, columns, dictionaries, language, saved, titles, showIndex, showActions, actionsWidth, actionLabels]);
+  }, [resource, columns, dictionaries, language, saved, titles, selectable, showIndex, showActions, actionsWidth, actionLabels, context]);
+
+  const save = useCallback(
+    (layout: ColumnLayout) => {
+      if (stateKey) saveColumnState(resource.resource, layout, stateKey);
+      onColumnsChanged?.();
+    },
+    [resource, stateKey, onColumnsChanged],
+  );
+  const { shown, read, update } = useColumnLayout(gridColumns, resetSignal, save);
+  const offsets = useMemo(() => stickyOffsets(shown), [shown]);
+  const styles = useMemo(() => shown.map((column) => cellStyle(column, offsets.get(column.id))), [shown, offsets]);
+  const totalWidth = shown.reduce((sum, column) => sum + column.width, 0);
+
+  // Sorting happens on the server; the grid keeps the order and shows the arrows.
+  const [sort, setSort] = useState<SortState>([]);
+  const changeSort = useCallback(
+    (next: SortState) => {
+      setSort(next);
+      onSortChanged?.(next.map((s) => ({ column: sortColumnOf(resource, s.id), dir: s.dir })));
+    },
+    [resource, onSortChanged],
+  );
+
+  const shownRows = dictionariesReady ? rows : NO_ROWS;
+  const [selectedIds, setSelectedIds] = useState<ReadonlySet<string>>(() => new Set());
+  const selectionCallback = useRef(onSelectionChanged);
+  selectionCallback.current = onSelectionChanged;
+  const select = useCallback(
+    (next: ReadonlySet<string>) => {
+      setSelectedIds(next);
+      selectionCallback.current?.(shownRows.filter((row) => next.has(rowIdOf(row))));
+    },
+    [shownRows],
+  );
+  // New rows (another page, a refresh) keep the selection of the records still shown, and the
+  // page is told the records as they now read.
+  useEffect(() => {
+    if (!selectedIds.size) return;
+    const ids = new Set(shownRows.map(rowIdOf));
+    select(new Set([...selectedIds].filter((id) => ids.has(id))));
+    // Only new rows re-check the selection.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [shownRows]);
+  const selectedRef = useRef(selectedIds);
+  selectedRef.current = selectedIds;
+  const toggle = useCallback(
+    (id: string, checked: boolean) => {
+      const next = new Set(selectedRef.current);
+      if (checked) next.add(id);
+      else next.delete(id);
+      selectedRef.current = next;
+      select(next);
+    },
+    [select],
+  );
+
+  const handle = useRef<GridHandle>(undefined as unknown as GridHandle);
+  handle.current = {
+    deselectAll: () => select(new Set()),
+    columns: () =>
+      read()
+        .filter((entry) => !entry.colId.startsWith('__'))
+        .map((entry) => ({
+          id: entry.colId,
+          title: gridColumns.find((column) => column.id === entry.colId)?.title ?? entry.colId,
+          visible: !entry.hide,
+        })),
+    setColumnVisible: (id, visible) =>
+      update((current) => current.map((entry) => (entry.colId === id ? { ...entry, hide: !visible } : entry)), true),
+  };
+  useEffect(() => {
+    // A stable facade over the latest handle: the page keeps one object for the grid's life.
+    const facade: GridHandle = {
+      deselectAll: () => handle.current.deselectAll(),
+      columns: () => handle.current.columns(),
+      setColumnVisible: (id, visible) => handle.current.setColumnVisible(id, visible),
+    };
+    onGridHandle?.(facade);
+    return () => onGridHandle?.(undefined);
+  }, [onGridHandle]);
+
+  const virtualizer = useVirtualizer({
+    count: shownRows.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 8,
+    scrollMargin: HEADER_HEIGHT,
+    // Rows draw in the first commit, before the scroll box has been measured.
+    initialRect: { width: 1200, height: 900 },
+  });
 
   const summaryFields = useMemo(
     () => (summary ? columns.filter((c) => isSummable(resource, c)).map((c) => c.field) : []),
     [summary, columns, resource],
   );
-  const pinnedBottom = useSummaryRow(rows, summaryFields, totals);
-
-  useEffect(() => {
-    apiRef.current?.refreshCells({ columns: showIndex ? ['__index'] : [], force: true });
-  }, [offset, showIndex]);
-  useEffect(() => {
-    apiRef.current?.redrawRows();
-  }, [currentRowId]);
-  // The rebuilt definitions (without saved state) are in place: apply their initial widths and order.
-  useEffect(() => {
-    if (!resetSignal) return;
-    apiRef.current?.resetColumnState();
-    if (stateKey) clearColumnState(resource.resource, stateKey);
-  }, [resetSignal, resource, stateKey]);
+  const summaryRow = useSummaryRow(shownRows, summaryFields, totals)?.[0];
 
   // Render-time figure (tests/bench): data arrival mark → the frame after the rows are committed.
   useEffect(() => {
@@ -186,62 +320,83 @@ export function DataGrid(props: DataGridProps) {
     return () => cancelAnimationFrame(frame);
   }, [rows]);
 
-  const persist = useCallback(() => {
-    const api = apiRef.current;
-    if (!api) return;
-    if (stateKey) saveColumnState(resource.resource, api.getColumnState(), stateKey);
-    onColumnsChanged?.();
-  }, [resource, stateKey, onColumnsChanged]);
+  const strongIf = resource.list?.strongIf as Expr | undefined;
+  const rowClass = (row: Row, index: number, selected: boolean) => {
+    let name = index % 2 ? 'erp-grid-row erp-grid-row-odd' : 'erp-grid-row';
+    if (selected) name += ' erp-grid-row-selected';
+    if (currentRowId && String(row.id) === currentRowId) name += ' erp-row-current';
+    if (strongIf && evaluate(strongIf, row)) name += ' erp-row-strong';
+    return name;
+  };
+  const allSelected = shownRows.length > 0 && shownRows.every((row) => selectedIds.has(rowIdOf(row)));
+  const someSelected = !allSelected && shownRows.some((row) => selectedIds.has(rowIdOf(row)));
+  const busy = loading || !dictionariesReady;
+  const onClick = onRowClicked;
 
   return (
-    <div style={{ position: 'relative', height: '100%', minHeight: 300, ...style }} data-testid="data-grid">
-      <AgGridReact<Row>
-        // Absolutely placed: the wrapper's height often comes from min-height or flex-grow only,
-        // which a percentage height cannot resolve against (the grid would collapse to 0 px).
-        containerStyle={GRID_CONTAINER_STYLE}
-        theme={theme}
-        localeText={localeText}
-        rowData={dictionariesReady ? rows : NO_ROWS}
-        columnDefs={columnDefs}
-        context={context}
-        loading={loading || !dictionariesReady}
-        noRowsOverlayComponent={NoRows}
-        rowHeight={ROW_HEIGHT}
-        headerHeight={HEADER_HEIGHT}
-        rowSelection={selectable ? rowSelection : undefined}
-        selectionColumnDef={selectionColumnDef}
-        pinnedBottomRowData={pinnedBottom}
-        getRowId={rowIdOf}
-        rowClassRules={rowClassRules}
-        maintainColumnOrder
-        suppressCellFocus
-        suppressDragLeaveHidesColumns
-        tooltipShowDelay={400}
-        tooltipShowMode="whenTruncated"
-        onGridReady={(e) => {
-          apiRef.current = e.api;
-          onGridApi?.(e.api);
-        }}
-        onGridPreDestroyed={() => {
-          apiRef.current = undefined;
-          onGridApi?.(undefined);
-        }}
-        onSelectionChanged={(e) => onSelectionChanged?.(e.api.getSelectedRows())}
-        onSortChanged={(e) => {
-          const sort = e.api
-            .getColumnState()
-            .filter((s) => s.sort)
-            .sort((a, b) => (a.sortIndex ?? 0) - (b.sortIndex ?? 0))
-            .map((s) => ({ column: sortColumnOf(resource, s.colId), dir: s.sort! }));
-          onSortChanged?.(sort);
-        }}
-        onRowClicked={(e: RowClickedEvent<Row>) => {
-          if (e.data && !e.node.rowPinned) onRowClicked?.(e.data);
-        }}
-        onColumnMoved={(e: ColumnMovedEvent<Row>) => e.finished && persist()}
-        onColumnResized={(e: ColumnResizedEvent<Row>) => e.finished && e.source === 'uiColumnResized' && persist()}
-        onColumnVisible={() => persist()}
-      />
+    <div style={{ position: 'relative', height: '100%', minHeight: 300, ...vars, ...style }} data-testid="data-grid">
+      <div
+        ref={scrollRef}
+        className="erp-list-grid"
+        role="grid"
+        aria-rowcount={shownRows.length + 1}
+        aria-busy={busy}
+        onMouseOver={titleWhenTruncated}
+      >
+        <div className="erp-grid-inner" style={{ width: totalWidth }}>
+          <GridHeader
+            shown={shown}
+            styles={styles}
+            sort={sort}
+            onSort={changeSort}
+            selection={selectable ? { all: allSelected, some: someSelected, onChange: (checked) => select(new Set(checked ? shownRows.map(rowIdOf) : [])) } : undefined}
+            update={update}
+          />
+          <div className="erp-grid-body" style={{ height: virtualizer.getTotalSize() }}>
+            {virtualizer.getVirtualItems().map((item) => {
+              const row = shownRows[item.index];
+              const selected = selectedIds.has(rowIdOf(row));
+              return (
+                <RowView
+                  key={rowIdOf(row)}
+                  row={row}
+                  rowIndex={item.index}
+                  shown={shown}
+                  styles={styles}
+                  selected={selected}
+                  className={rowClass(row, item.index, selected)}
+                  top={item.start - HEADER_HEIGHT}
+                  onToggle={selectable ? toggle : undefined}
+                  onClick={onClick}
+                />
+              );
+            })}
+          </div>
+          {summaryRow && shownRows.length > 0 && (
+            <RowView
+              row={summaryRow}
+              rowIndex={-1}
+              shown={shown}
+              styles={styles}
+              selected={false}
+              className="erp-grid-row erp-grid-row-pinned"
+              top={undefined}
+              summary
+            />
+          )}
+        </div>
+      </div>
+      {busy ? (
+        <div className="erp-grid-overlay erp-grid-loading" aria-live="polite">
+          <Spin />
+        </div>
+      ) : (
+        shownRows.length === 0 && (
+          <div className="erp-grid-overlay erp-grid-empty">
+            <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={rt('list.empty')} style={{ margin: 0 }} />
+          </div>
+        )
+      )}
     </div>
   );
 }

@@ -1,7 +1,6 @@
 import { lazy, Suspense, useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Flex, Pagination, theme } from 'antd';
 import { useLocation } from 'react-router';
-import type { GridApi } from 'ag-grid-community';
 import type { QueryValue } from '../../api/http.ts';
 import type { ResourceFile } from '../../../shared/resource.ts';
 import { prefetchRecordDialog, RecordDialog, type RecordDialogState } from '../form/RecordDialog.tsx';
@@ -10,7 +9,7 @@ import type { Row } from '../common/params.ts';
 import { listColumnsOf, viewsOf, type ColumnDef } from '../common/views.ts';
 import { useListCapabilities } from './capabilities.ts';
 import { ColumnSettings } from './ColumnSettings.tsx';
-import { DataGrid } from './DataGrid.tsx';
+import { DataGrid, type GridHandle } from './DataGrid.tsx';
 import { ListToolbar } from './ListToolbar.tsx';
 import type { RowButton } from './RowActions.tsx';
 import { SearchForm } from './SearchForm.tsx';
@@ -88,14 +87,14 @@ export default function ListPage(props: ListPageProps) {
   }, [data.answered, resource]);
   const [selected, setSelected] = useState<Row[]>([]);
   const [dialog, setDialog] = useState<RecordDialogState | undefined>();
-  const [gridApi, setGridApi] = useState<GridApi<Row> | undefined>();
+  const [grid, setGrid] = useState<GridHandle | undefined>();
   const [columnsVersion, setColumnsVersion] = useState(0);
   const [resetSignal, setResetSignal] = useState(0);
   // After an action or delete the old selection means nothing: clear it with the refresh.
   const afterAction = useCallback(() => {
-    gridApi?.deselectAll();
+    grid?.deselectAll();
     reload();
-  }, [gridApi, reload]);
+  }, [grid, reload]);
   const runner = useActionRunner(resource, afterAction);
   const exportEndpoint = transferEndpoint(resource, 'export');
   // Every report exports what it shows; other lists where the catalogue has an export call.
@@ -178,7 +177,7 @@ export default function ListPage(props: ListPageProps) {
         onImported={reload}
         onRefresh={reload}
         onPrint={printable ? printSelected : undefined}
-        right={<ColumnSettings api={gridApi} version={columnsVersion} onReset={() => setResetSignal((n) => n + 1)} />}
+        right={<ColumnSettings grid={grid} version={columnsVersion} onReset={() => setResetSignal((n) => n + 1)} />}
       />
       {list.chart && (
         <Suspense fallback={<div style={{ height: (list.chart.height ?? 280) + 58 }} />}>
@@ -206,7 +205,7 @@ export default function ListPage(props: ListPageProps) {
           onSelectionChanged={setSelected}
           onSortChanged={data.setSort}
           onRowClicked={props.onRowClicked}
-          onGridApi={setGridApi}
+          onGridHandle={setGrid}
           onColumnsChanged={() => setColumnsVersion((n) => n + 1)}
         />
       </div>

@@ -1,6 +1,5 @@
 import { Dropdown } from 'antd';
 import DownOutlined from '@ant-design/icons/es/icons/DownOutlined';
-import type { ICellRendererParams } from 'ag-grid-community';
 import { rt } from '../common/i18n.ts';
 import type { Row } from '../common/params.ts';
 // Also used by the tree table, which does not load the grid's stylesheet.
@@ -55,17 +54,6 @@ export function RowActionButtons({ buttons }: { buttons: RowButton[] }) {
       )}
     </span>
   );
-}
-
-/** Grid context field the actions column reads: the buttons for a row (latest closures). */
-export interface RowActionsContext {
-  rowButtons(row: Row): RowButton[];
-}
-
-export function RowActionsCell(params: ICellRendererParams<Row>) {
-  if (!params.data || params.node.rowPinned) return null;
-  const context = params.context as RowActionsContext;
-  return <RowActionButtons buttons={context.rowButtons(params.data)} />;
 }
 
 /** Width for the actions column from the widest possible button set of a row. */

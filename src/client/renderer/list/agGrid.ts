@@ -1,6 +1,6 @@
 /// <reference types="vite/client" />
 /**
- * ag-grid set-up shared by every grid of the renderer: only the community modules we use
+ * ag-grid set-up of the bill's line grid (lists draw their own grid, DataGrid.tsx): only the community modules we use
  * (keeps the lazily loaded chunk small), a theme built from the active antd tokens, zh text.
  */
 import { useMemo } from 'react';
@@ -23,6 +23,7 @@ import {
 } from 'ag-grid-community';
 import { useSettings } from '../../store/settings.ts';
 import { gridLocaleZh } from './gridLocale.ts';
+import { HEADER_HEIGHT, ROW_HEIGHT } from './columnLayout.ts';
 
 ModuleRegistry.registerModules([
   ClientSideRowModelModule,
@@ -39,9 +40,8 @@ ModuleRegistry.registerModules([
   ...(import.meta.env.DEV ? [ValidationModule] : []),
 ]);
 
-/** Spec §9: row height 30. */
-export const ROW_HEIGHT = 30;
-export const HEADER_HEIGHT = 34;
+// The list grid's sizes (spec §9: row height 30), shared by the bill's line grid.
+export { HEADER_HEIGHT, ROW_HEIGHT };
 
 /** The grid theme for the current antd theme (colours, font, radius follow the 11 shell themes). */
 export function useGridTheme(): Theme {

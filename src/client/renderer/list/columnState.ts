@@ -1,4 +1,3 @@
-import type { ColumnState } from 'ag-grid-community';
 import { useSession } from '../../store/session.ts';
 import { getStore, removeStore, setStore } from '../../store/storage.ts';
 
@@ -22,16 +21,11 @@ export function loadColumnState(resource: string, scope = ''): SavedColumn[] | u
 }
 
 /** Keeps the data columns only: index, selection and action columns are never saved. */
-export function saveColumnState(resource: string, state: ColumnState[], scope = ''): void {
-  const columns = state
-    .filter((column) => !column.colId.startsWith('__') && !column.colId.startsWith('ag-'))
-    .map((column) => ({
-      colId: column.colId,
-      width: column.flex ? undefined : column.width,
-      flex: column.flex ?? undefined,
-      hide: column.hide ?? undefined,
-    }));
-  setStore(storeName(resource, scope), columns);
+export function saveColumnState(resource: string, columns: SavedColumn[], scope = ''): void {
+  setStore(
+    storeName(resource, scope),
+    columns.filter((column) => !column.colId.startsWith('__')),
+  );
 }
 
 export function clearColumnState(resource: string, scope = ''): void {

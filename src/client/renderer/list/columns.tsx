@@ -1,4 +1,4 @@
-import type { ColDef, ICellRendererParams, ValueFormatterParams, ValueGetterParams } from 'ag-grid-community';
+import type { ReactNode } from 'react';
 import type { ResourceFile } from '../../../shared/resource.ts';
 import { toColumn } from '../../../shared/resource.ts';
 import { columnFormatOf, formatCell, isNumericFormat } from '../common/format.ts';
@@ -12,7 +12,35 @@ import { drillable } from './drill.ts';
 import type { SavedColumn } from './columnState.ts';
 
 export const INDEX_COL = '__index';
+export const SELECT_COL = '__select';
 export const ACTIONS_COL = '__actions';
+
+/** What a cell knows beyond its row: its place on the page and whether it is the summary row. */
+export interface CellContext {
+  /** 0-based index of the row among the rows shown. */
+  rowIndex: number;
+  /** The pinned summary row (合计) rather than a record. */
+  summary: boolean;
+}
+
+/** One column of the list grid: its header, layout and how a cell of it draws. */
+export interface GridColumn {
+  id: string;
+  title: string;
+  /** Initial width in px; with `flex` the least it starts at before sharing the free space. */
+  width: number;
+  /** Share of the free space (columns without a declared width). */
+  flex?: number;
+  minWidth: number;
+  pinned?: 'left' | 'right';
+  hidden?: boolean;
+  sortable: boolean;
+  resizable: boolean;
+  /** Can be dragged to another place among the unpinned columns. */
+  movable: boolean;
+  align?: 'right' | 'center';
+  cell(row: Row, context: CellContext): ReactNode;
+}
 
 /** Grid context: what cell callbacks need beyond the row (page offset for the index column). */
 export interface GridContext {
@@ -49,82 +77,63 @@ interface BuildOptions {
   language: 'zh' | 'en';
   saved: SavedColumn[] | undefined;
   titles?: Record<string, string>;
+  /** Read at click time, so the columns need not be rebuilt when the page's callbacks change. */
+  context: GridContext;
 }
 
-/** ag-grid column definitions of the schema columns, with the user's saved order/width/visibility. */
-export function buildDataColumns({
-  resource,
-  columns,
-  dictionaries,
-  language,
-  saved,
-  titles,
-}: BuildOptions): ColDef<Row>[] {
-  const defs = columns.map((column): ColDef<Row> => {
+/** The schema columns as grid columns, with the user's saved order/width/visibility. */
+export function buildDataColumns({ resource, columns, dictionaries, language, saved, titles, context }: BuildOptions): GridColumn[] {
+  const defs = columns.map((column): GridColumn => {
     const field = fieldOf(resource, column.field);
     const format = columnFormatOf(field, column);
     const numeric = isNumericFormat(format);
     const title = columnTitle(resource, column, language, titles);
     const dictionary = dictionaries[column.field];
-    const sortable =
-      column.sortable ?? Boolean(field && !field['x-virtual'] && !field['x-lines'] && field.type !== 'array');
-    const def: ColDef<Row> = {
-      colId: column.field,
-      field: column.field as never,
-      headerName: title,
-      headerTooltip: title,
-      initialWidth: defaultWidth(title, column, numeric),
-      // Undeclared widths share the free space so the grid has no empty band on the right.
-      initialFlex: column.width ? undefined : 1,
-      minWidth: column.width ? 60 : Math.min(defaultWidth(title, column, numeric), 120),
-      initialPinned: column.fixed,
-      initialHide: column.hidden,
-      sortable,
-      // Rows arrive sorted by the server; the grid keeps their order.
-      comparator: () => 0,
-      resizable: true,
-      cellClass:
-        numeric || column.align === 'right'
-          ? 'ag-right-aligned-cell'
-          : column.align === 'center'
-            ? 'erp-center-cell'
-            : undefined,
-      headerClass: numeric || column.align === 'right' ? 'ag-right-aligned-header' : undefined,
-      tooltip: column.ellipsis ? (p) => formatCell(field, column, p.value, dictionary) : undefined,
-    };
+    const width = defaultWidth(title, column, numeric);
+    const text = (row: Row) => formatCell(field, column, row[column.field], dictionary);
+    let cell: GridColumn['cell'] = text;
     if (column.drill) {
       // A figure that drills down is a link, except in the summary row (it sums many groups).
-      def.cellRenderer = (p: ICellRendererParams<Row>) => {
-        const text = formatCell(field, column, p.value, dictionary);
-        if (p.node?.rowPinned || !p.data || !drillable(column, p.data)) return text;
+      cell = (row, { summary }) => {
+        if (summary || !drillable(column, row)) return text(row);
         return (
-          <a className="erp-drill" onClick={() => (p.context as GridContext).drill?.(column, p.data!)}>
-            {text}
+          <a className="erp-drill" onClick={() => context.drill?.(column, row)}>
+            {text(row)}
           </a>
         );
       };
     } else if (needsRenderer(column, dictionary)) {
-      def.cellRenderer = (p: ICellRendererParams<Row>) => (
-        <ValueCell field={field} column={column} value={p.value} dictionary={dictionary} />
-      );
-    } else {
-      def.valueFormatter = (p: ValueFormatterParams<Row>) => formatCell(field, column, p.value, dictionary);
+      cell = (row) => <ValueCell field={field} column={column} value={row[column.field]} dictionary={dictionary} />;
     }
-    return def;
+    return {
+      id: column.field,
+      title,
+      width,
+      // Undeclared widths share the free space so the grid has no empty band on the right.
+      flex: column.width ? undefined : 1,
+      minWidth: column.width ? 60 : Math.min(width, 120),
+      pinned: column.fixed,
+      hidden: column.hidden,
+      sortable: column.sortable ?? Boolean(field && !field['x-virtual'] && !field['x-lines'] && field.type !== 'array'),
+      resizable: true,
+      movable: !column.fixed,
+      align: numeric || column.align === 'right' ? 'right' : column.align === 'center' ? 'center' : undefined,
+      cell,
+    };
   });
   fillFreeSpace(defs);
   if (!saved?.length) return defs;
   const byId = new Map(saved.map((s, i) => [s.colId, { ...s, order: i }]));
   return defs
     .map((def, i) => {
-      const state = byId.get(def.colId!);
+      const state = byId.get(def.id);
       return {
         def: state
           ? {
               ...def,
-              initialWidth: state.width ?? def.initialWidth,
-              initialFlex: state.flex ?? (state.width ? undefined : def.initialFlex),
-              initialHide: state.hide ?? def.initialHide,
+              width: state.width ?? def.width,
+              flex: state.flex ?? (state.width ? undefined : def.flex),
+              hidden: state.hide ?? def.hidden,
             }
           : def,
         order: state?.order ?? saved.length + i,
@@ -135,29 +144,36 @@ export function buildDataColumns({
 }
 
 /** With every width declared, the last visible unpinned column takes the free space (never less than declared). */
-function fillFreeSpace(defs: ColDef<Row>[]): void {
-  if (defs.some((def) => def.initialFlex)) return;
-  const last = [...defs].reverse().find((def) => !def.initialHide && !def.initialPinned);
+function fillFreeSpace(defs: GridColumn[]): void {
+  if (defs.some((def) => def.flex)) return;
+  const last = [...defs].reverse().find((def) => !def.hidden && !def.pinned);
   if (!last) return;
-  last.initialFlex = 1;
-  last.minWidth = last.initialWidth;
+  last.flex = 1;
+  last.minWidth = last.width;
 }
 
-export function indexColumn(): ColDef<Row> {
+const FIXED = { sortable: false, resizable: false, movable: false } as const;
+
+export function indexColumn(context: GridContext): GridColumn {
   return {
-    colId: INDEX_COL,
-    headerName: rt('list.index'),
+    ...FIXED,
+    id: INDEX_COL,
+    title: rt('list.index'),
     width: 64,
+    minWidth: 64,
     pinned: 'left',
-    lockPinned: true,
-    lockPosition: 'left',
-    sortable: false,
-    resizable: false,
-    suppressMovable: true,
-    cellClass: 'erp-center-cell',
-    valueGetter: (p: ValueGetterParams<Row, unknown>) =>
-      p.node?.rowPinned ? rt('list.summary') : (p.context as GridContext).offset + (p.node?.rowIndex ?? 0) + 1,
+    align: 'center',
+    cell: (_row, { rowIndex, summary }) => (summary ? rt('list.summary') : context.offset + rowIndex + 1),
   };
+}
+
+/** The row checkboxes; the grid draws this column's cells and header itself. */
+export function selectionColumn(): GridColumn {
+  return { ...FIXED, id: SELECT_COL, title: '', width: 44, minWidth: 44, pinned: 'left', align: 'center', cell: () => null };
+}
+
+export function actionsColumn(width: number, cell: GridColumn['cell']): GridColumn {
+  return { ...FIXED, id: ACTIONS_COL, title: rt('list.actions'), width, minWidth: width, pinned: 'right', cell };
 }
 
 /** snake_case column for a sort request (x-column when declared). */
