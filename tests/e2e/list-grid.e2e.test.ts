@@ -133,6 +133,27 @@ describe('list grid', () => {
     expect(await titles()).toEqual(['序号', '参数名称', '参数键名', '参数键值', '操作']);
   });
 
+  test("a double-click on a header's edge fits the column to the widest text drawn in it", async () => {
+    await openList();
+    const edge = (title: string) => header(title).locator('.erp-grid-resizer');
+    // 参数键名 is declared 220 px wide; its keys (grid.k59 …) need far less.
+    await edge('参数键名').dblclick();
+    const keyWidth = await widthOf(header('参数键名'));
+    expect(keyWidth).toBeLessThan(160);
+    const keyCell = grid().locator('.erp-grid-row[row-index="0"] [col-id="paramKey"]');
+    expect(await keyCell.evaluate((cell) => cell.scrollWidth <= cell.clientWidth)).toBe(true);
+    // 参数键值 holds values of 40 repeats on some rows: it grows to show them whole.
+    await edge('参数键值').dblclick();
+    const widest = await grid()
+      .locator('.erp-grid-row [col-id="paramValue"]')
+      .evaluateAll((cells) => cells.every((cell) => cell.scrollWidth <= cell.clientWidth));
+    expect(widest).toBe(true);
+    expect(await widthOf(header('参数键值'))).toBeGreaterThan(600);
+    await page.getByTestId('column-settings-button').click();
+    await page.getByTestId('column-settings').getByRole('button', { name: '恢复默认' }).click();
+    await page.keyboard.press('Escape');
+  });
+
   test('the index, selection and actions columns stay in view when the grid scrolls sideways', async () => {
     await page.setViewportSize({ width: 760, height: 800 });
     try {

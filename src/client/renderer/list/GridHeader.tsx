@@ -22,6 +22,21 @@ function SortArrow({ dir }: { dir: 'asc' | 'desc' | undefined }) {
   );
 }
 
+/** The width a column's drawn cells and header need without truncation (rows out of view are not drawn, so not measured). */
+function naturalWidth(grid: Element, column: GridColumn): number {
+  const range = document.createRange();
+  let widest = column.minWidth;
+  for (const cell of grid.querySelectorAll(`[col-id="${CSS.escape(column.id)}"]`)) {
+    const header = cell.classList.contains('erp-grid-header-cell');
+    const content = header ? cell.querySelector('.erp-grid-header-text') : cell;
+    if (!content) continue;
+    range.selectNodeContents(content);
+    // Padding 2 × 8 px and the border; a header also its sort arrow (14 px).
+    widest = Math.max(widest, Math.ceil(range.getBoundingClientRect().width) + 17 + (header && column.sortable ? 14 : 0));
+  }
+  return widest;
+}
+
 function SelectAll({ all, some, onChange }: NonNullable<HeaderProps['selection']>) {
   const ref = useRef<HTMLInputElement>(null);
   useEffect(() => {
@@ -59,6 +74,15 @@ export function GridHeader({ shown, styles, sort, onSort, selection, update }: H
     handle.addEventListener('pointermove', move);
     handle.addEventListener('pointerup', end);
     handle.addEventListener('pointercancel', end);
+  };
+
+  // Double-click on the edge: as wide as the widest text drawn in the column (header included).
+  const fitWidth = (event: React.MouseEvent<HTMLElement>, column: GridColumn) => {
+    event.stopPropagation();
+    const grid = event.currentTarget.closest('.erp-list-grid');
+    if (!grid) return;
+    const width = naturalWidth(grid, column);
+    update((layout) => layout.map((entry) => (entry.colId === column.id ? { ...entry, width, flex: undefined } : entry)), true);
   };
 
   const dropSide = (event: React.DragEvent<HTMLElement>) => {
@@ -125,6 +149,7 @@ export function GridHeader({ shown, styles, sort, onSort, selection, update }: H
                 className="erp-grid-resizer"
                 onPointerDown={(e) => startResize(e, column)}
                 onClick={(e) => e.stopPropagation()}
+                onDoubleClick={(e) => fitWidth(e, column)}
                 onDragStart={(e) => e.preventDefault()}
               />
             )}
