@@ -101,6 +101,9 @@ function precompress(dir: string): void {
 }
 
 async function buildClient(outDir: string): Promise<void> {
+  // As `vite build` does before it reads the config: the config's plugins load React (antd's
+  // prebuilt styles), and a React loaded in development beside react-dom/server in production fails.
+  process.env.NODE_ENV = 'production';
   const loaded = await loadConfigFromFile({ command: 'build', mode: 'production' }, path.join(ROOT, 'vite.config.ts'), ROOT, 'warn');
   if (!loaded) throw new Error('vite.config.ts not found');
   const config = loaded.config;
@@ -514,7 +517,7 @@ const bench = (page: Page) => page.evaluate(() => (window as unknown as BenchWin
 async function openBill(page: Page, base: string, historyPath: string, bill: BillCase, cdp?: CDPSession): Promise<OpenFigures> {
   await page.goto(`${base}${historyPath}${QUERY}`);
   const list = page.getByTestId(`list-${RESOURCE}`);
-  const view = list.locator(`.ag-row[row-id="${bill.id}"] [data-testid=row-actions] button`, { hasText: '查看' });
+  const view = list.locator(`.erp-grid-row[row-id="${bill.id}"] [data-testid=row-actions] button`, { hasText: '查看' });
   await view.waitFor({ timeout: 30_000 });
   // The list page settled (its calls done, its grid painted), as a clerk would see it before clicking.
   await page.waitForLoadState('networkidle');
