@@ -5,7 +5,9 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { launchBrowser, type Browser } from './support/browser.ts';
-import { signIn } from './support/shell.ts';
+import { seededLeaves, settle, signIn } from './support/shell.ts';
+import { expectOk, signedIn } from '../support/client.ts';
+import { BASES, lines, makeWorld } from '../support/bills.ts';
 import { field, fieldError, modal } from './support/dialogs.ts';
 
 /**
@@ -231,6 +233,43 @@ describe('what each route loads', () => {
     await phone.fill('0571-8888 6666');
     await phone.blur();
     await expect.poll(() => fieldError(dialog, 'phone').count()).toBe(0);
+    await page.keyboard.press('Escape');
+  });
+
+  test("a bill's 查看 reads the bill while the editor's code loads, once", async () => {
+    const api = await signedIn(server.url);
+    const w = await makeWorld(api, { goods: 1 });
+    const draft = expectOk<{ id: string }>(
+      await api.post(`${BASES.salesOut}/draft`, { customerId: w.customers[0], depotId: w.depots[0], bodyList: lines(w, [{ goods: w.goods[0], qty: '2', taxPrice: '1.13', taxRate: '13' }]) }),
+    );
+    const bill = expectOk<{ id: string; billNo: string }>(await api.get(`${BASES.salesOut}/detail`, { id: draft.id }));
+    expect(bill.billNo).toBeTruthy();
+    const { page } = browser;
+    const history = seededLeaves().find((leaf) => leaf.code === 'salesOut')!.historyPath!;
+    await page.goto(`${server.url}${history}`);
+    const view = page.locator(`.erp-grid-row[row-id="${bill.id}"] [data-testid=row-actions] button`, { hasText: '查看' });
+    await view.waitFor();
+    await settle(page);
+    // The editor's code is held back: the bill's read must go out meanwhile.
+    const drawer = chunkFile('renderer/document/DocumentDrawer.tsx');
+    let releaseDrawer!: () => void;
+    const drawerHeld = new Promise<void>((resolve) => (releaseDrawer = resolve));
+    await page.route(`**${drawer}`, async (route) => {
+      await drawerHeld;
+      await route.continue();
+    });
+    const requests = recordRequests(page);
+    try {
+      const detail = page.waitForRequest((request) => new URL(request.url()).pathname === `/api${BASES.salesOut}/detail`, { timeout: 15_000 });
+      await view.click();
+      await detail;
+    } finally {
+      releaseDrawer();
+    }
+    await expect.poll(() => page.getByTestId('bill-no').innerText(), { timeout: 15_000 }).toBe(bill.billNo);
+    await page.unrouteAll({ behavior: 'wait' });
+    requests.stop();
+    expect(requests.calls.filter((call) => call.startsWith(`/api${BASES.salesOut}/detail?`)), requests.calls.join('\n')).toHaveLength(1);
     await page.keyboard.press('Escape');
   });
 });

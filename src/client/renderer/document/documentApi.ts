@@ -35,11 +35,29 @@ export async function runAction(resource: ResourceFile, t: TransitionDef, payloa
   return http.get<Bill>(url, payload as Record<string, QueryValue>, options);
 }
 
-export async function loadBill(resource: ResourceFile, id: string): Promise<Bill> {
+async function fetchBill(resource: ResourceFile, id: string): Promise<Bill> {
   const detail = opEndpoint(resource, 'detail');
   const bill = await http.get<Bill | null>(endpointUrl(resource, detail?.path ?? 'detail'), { id });
   if (!bill) throw new Error('单据不存在或已被删除');
   return bill;
+}
+
+/** Bills asked for when 查看/编辑 was clicked, while the editor's code loads (taken once, never older than 5 s). */
+const requested = new Map<string, { at: number; bill: Promise<Bill> }>();
+const FRESH_MS = 5_000;
+
+/** Starts reading a bill the editor is about to open, so the call runs beside the editor's code. */
+export function prefetchBill(resource: ResourceFile, id: string): void {
+  const bill = fetchBill(resource, id);
+  bill.catch(() => undefined); // the editor's own load reports a failure
+  requested.set(`${resource.resource}:${id}`, { at: Date.now(), bill });
+}
+
+export function loadBill(resource: ResourceFile, id: string): Promise<Bill> {
+  const key = `${resource.resource}:${id}`;
+  const early = requested.get(key);
+  requested.delete(key);
+  return early && Date.now() - early.at < FRESH_MS ? early.bill : fetchBill(resource, id);
 }
 
 export async function readExtra<T>(resource: ResourceFile, op: 'documentHistory' | 'documentPostings', id: string): Promise<T> {

@@ -321,8 +321,8 @@ export function DataGrid(props: DataGridProps) {
   }, [rows]);
 
   const strongIf = resource.list?.strongIf as Expr | undefined;
-  const rowClass = (row: Row, index: number, selected: boolean) => {
-    let name = index % 2 ? 'erp-grid-row erp-grid-row-odd' : 'erp-grid-row';
+  const rowClass = (row: Row, selected: boolean) => {
+    let name = 'erp-grid-row';
     if (selected) name += ' erp-grid-row-selected';
     if (currentRowId && String(row.id) === currentRowId) name += ' erp-row-current';
     if (strongIf && evaluate(strongIf, row)) name += ' erp-row-strong';
@@ -364,7 +364,7 @@ export function DataGrid(props: DataGridProps) {
                   shown={shown}
                   styles={styles}
                   selected={selected}
-                  className={rowClass(row, item.index, selected)}
+                  className={rowClass(row, selected)}
                   top={item.start - HEADER_HEIGHT}
                   onToggle={selectable ? toggle : undefined}
                   onClick={onClick}

@@ -21,7 +21,7 @@ import { recordActionLabels, recordRowButtons } from './rowButtons.ts';
 import { sortParams, useListData } from './useListData.ts';
 import { drillPreset, useDrill } from './drill.ts';
 import { documentOf } from '../../../shared/document.ts';
-import { loadBill } from '../document/documentApi.ts';
+import { loadBill, prefetchBill } from '../document/documentApi.ts';
 import { useFeedback } from '../../feedback/FeedbackProvider.tsx';
 
 export const PAGE_SIZES = [10, 30, 50, 100, 200];
@@ -113,9 +113,17 @@ export default function ListPage(props: ListPageProps) {
     if (bill && printBill) await printBill(resource, bill);
   }, [selected, resource, message, t]);
 
+  // A bill's 查看/编辑 reads the bill while the editor's code loads, not after it has mounted.
+  const openRecord = useCallback(
+    (state: RecordDialogState) => {
+      if (resource.document && state.id && state.mode !== 'add') prefetchBill(resource, state.id);
+      setDialog(state);
+    },
+    [resource],
+  );
   const rowButtons = useCallback(
-    (row: Row): RowButton[] => recordRowButtons(row, { caps, t, label, runner, openDialog: setDialog }),
-    [caps, t, label, runner],
+    (row: Row): RowButton[] => recordRowButtons(row, { caps, t, label, runner, openDialog: openRecord }),
+    [caps, t, label, runner, openRecord],
   );
   const actionLabels = useMemo(() => recordActionLabels({ caps, t, label }), [caps, t, label]);
 
