@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../support/server.ts';
-import { expectOk, signedIn } from '../support/client.ts';
+import { expectOk, signedIn, type Api } from '../support/client.ts';
 import { launchBrowser, screenshot, type Browser } from './support/browser.ts';
 import { settle, signIn } from './support/shell.ts';
 
@@ -15,11 +15,12 @@ describe('list grid', () => {
   let server: TestServer;
   let browser: Browser;
   let page: Page;
+  let api: Api;
   const KEYS = Array.from({ length: 60 }, (_, i) => `grid.k${String(i).padStart(2, '0')}`);
 
   beforeAll(async () => {
     server = await startTestServer();
-    const api = await signedIn(server.url);
+    api = await signedIn(server.url);
     for (const [i, key] of KEYS.entries()) {
       expectOk(await api.post('/blade-system/param/submit', { paramName: `表格参数${i}`, paramKey: key, paramValue: `值${i}`.repeat(i % 7 === 0 ? 40 : 1) }));
     }
@@ -47,17 +48,22 @@ describe('list grid', () => {
   test('a header click sorts on the server: ascending, descending, then the default order', async () => {
     await openList();
     const calls: string[] = [];
-    page.on('request', (request) => request.url().includes('/blade-system/param/list') && calls.push(request.url()));
+    const record = (request: { url(): string }) => request.url().includes('/blade-system/param/list') && calls.push(request.url());
+    page.on('request', record);
     const keyCells = () => grid().locator('.erp-grid-row:not(.erp-grid-row-pinned) [col-id="paramKey"]').allInnerTexts();
+    // The server's own first page in key order: what the grid must show once sorted.
+    const ascending = expectOk<{ records: { paramKey: string }[] }>(await api.get('/blade-system/param/list', { current: 1, size: 10, ascs: 'param_key' })).records.map((r) => r.paramKey);
+    expect(ascending.join()).toBe([...ascending].sort().join());
 
     await header('参数键名').click();
     await expect.poll(() => calls.some((url) => new URL(url).searchParams.get('ascs') === 'param_key')).toBe(true);
-    await expect.poll(async () => (await keyCells()).join()).toBe([...(await keyCells())].sort().join());
+    await expect.poll(async () => (await keyCells()).join()).toBe(ascending.join());
     expect(await header('参数键名').getAttribute('aria-sort')).toBe('ascending');
 
     await header('参数键名').click();
     await expect.poll(() => calls.some((url) => new URL(url).searchParams.get('descs') === 'param_key')).toBe(true);
-    await expect.poll(async () => (await keyCells())[0]).toBe('grid.k59');
+    const descending = expectOk<{ records: { paramKey: string }[] }>(await api.get('/blade-system/param/list', { current: 1, size: 10, descs: 'param_key' })).records.map((r) => r.paramKey);
+    await expect.poll(async () => (await keyCells()).join()).toBe(descending.join());
     expect(await header('参数键名').getAttribute('aria-sort')).toBe('descending');
 
     calls.length = 0;
@@ -72,6 +78,7 @@ describe('list grid', () => {
     await page.keyboard.press('Enter');
     await expect.poll(() => header('参数名称').getAttribute('aria-sort')).toBe('ascending');
     await expect.poll(() => calls.some((url) => new URL(url).searchParams.get('ascs') === 'param_name')).toBe(true);
+    page.off('request', record);
   });
 
   test('select-all checks the page; one row unchecked leaves the box half-checked', async () => {
