@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { startTestServer, type TestServer } from '../support/server.ts';
 import { expectOk, signedIn, type Api } from '../support/client.ts';
-import { launchBrowser, screenshot, type Browser } from './support/browser.ts';
-import { settle, signIn } from './support/shell.ts';
+import { screenshot } from './support/browser.ts';
+import { signedInSession } from './support/session.ts';
+import { settle } from './support/shell.ts';
 
 /**
  * The list grid (renderer/list/DataGrid.tsx, issue 17's lighter grid for plain lists): sorting on
@@ -12,26 +12,18 @@ import { settle, signIn } from './support/shell.ts';
  * where they can be seen while every row of the page can be scrolled to.
  */
 describe('list grid', () => {
-  let server: TestServer;
-  let browser: Browser;
+  const session = signedInSession();
   let page: Page;
   let api: Api;
   const KEYS = Array.from({ length: 60 }, (_, i) => `grid.k${String(i).padStart(2, '0')}`);
 
+  // After the session's own set-up (server started, admin signed in): 60 parameters to list.
   beforeAll(async () => {
-    server = await startTestServer();
-    api = await signedIn(server.url);
+    page = session.browser.page;
+    api = await signedIn(session.server.url);
     for (const [i, key] of KEYS.entries()) {
       expectOk(await api.post('/blade-system/param/submit', { paramName: `表格参数${i}`, paramKey: key, paramValue: `值${i}`.repeat(i % 7 === 0 ? 40 : 1) }));
     }
-    browser = await launchBrowser();
-    page = browser.page;
-    await signIn(page, server.url);
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
   });
 
   const grid = () => page.getByTestId('list-param').getByTestId('data-grid');
@@ -40,7 +32,7 @@ describe('list grid', () => {
   const widthOf = async (cell: Locator) => (await cell.boundingBox())!.width;
 
   async function openList() {
-    await page.goto(`${server.url}/system/param`);
+    await page.goto(`${session.server.url}/system/param`);
     await grid().locator('.erp-grid-row[row-index="0"]').waitFor();
     await settle(page);
   }

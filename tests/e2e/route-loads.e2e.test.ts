@@ -90,6 +90,17 @@ async function requestedBefore(page: Page, selector: string): Promise<string[]> 
     .map((entry) => new URL(entry.name).pathname)`)) as string[];
 }
 
+/** Holds back the requests for `file` until the returned release is called. */
+async function holdFile(page: Page, file: string): Promise<() => void> {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(`**${file}`, async (route) => {
+    await held;
+    await route.continue();
+  });
+  return release;
+}
+
 describe('what each route loads', () => {
   let server: TestServer;
   let browser: Browser;
@@ -193,13 +204,7 @@ describe('what each route loads', () => {
     await cdp.send('Network.clearBrowserCache');
     // The layout's code is held back: what the page asks for meanwhile went out at start-up
     // (session/bootPrefetch.ts), not from the components, which wait for it.
-    const layout = chunkFile('app/layout/MainLayout.tsx');
-    let releaseLayout!: () => void;
-    const layoutHeld = new Promise<void>((resolve) => (releaseLayout = resolve));
-    await page.route(`**${layout}`, async (route) => {
-      await layoutHeld;
-      await route.continue();
-    });
+    const releaseLayout = await holdFile(page, chunkFile('app/layout/MainLayout.tsx'));
     const requests = recordRequests(page);
     const asked = (pathname: string) => page.waitForRequest((request) => new URL(request.url()).pathname === pathname, { timeout: 15_000 });
     try {
@@ -251,13 +256,7 @@ describe('what each route loads', () => {
     await view.waitFor();
     await settle(page);
     // The editor's code is held back: the bill's read must go out meanwhile.
-    const drawer = chunkFile('renderer/document/DocumentDrawer.tsx');
-    let releaseDrawer!: () => void;
-    const drawerHeld = new Promise<void>((resolve) => (releaseDrawer = resolve));
-    await page.route(`**${drawer}`, async (route) => {
-      await drawerHeld;
-      await route.continue();
-    });
+    const releaseDrawer = await holdFile(page, chunkFile('renderer/document/DocumentDrawer.tsx'));
     const requests = recordRequests(page);
     try {
       const detail = page.waitForRequest((request) => new URL(request.url()).pathname === `/api${BASES.salesOut}/detail`, { timeout: 15_000 });
