@@ -324,10 +324,17 @@ describe('master-data dialogs', () => {
     await expect.poll(() => fieldError(dialog, 'paramName').innerText()).toBe('请输入参数名称');
     expect(await clear.isVisible()).toBe(false);
     expect(await input.evaluate((element) => element === document.activeElement)).toBe(true);
+    // The field is a form of its own (Chrome's autofill then reads one field a keystroke, not the
+    // dialog's every field), and Enter's implicit submission of it goes nowhere.
+    expect(await input.evaluate((element) => [...((element as HTMLInputElement).form?.elements ?? [])].filter((owned) => owned.tagName === 'INPUT').length)).toBe(1);
+    const url = page.url();
     await page.keyboard.type('回车提交的名称');
     await page.keyboard.press('Enter');
     await expect.poll(() => fieldError(dialog, 'paramName').count()).toBe(0);
     expect(await input.inputValue()).toBe('回车提交的名称');
+    await page.waitForTimeout(300);
+    expect(page.url()).toBe(url);
+    expect(await dialog.count()).toBe(1);
     await footerButton(dialog, /取\s*消/).click();
     await expect.poll(() => dialog.count()).toBe(0);
     expect(pageErrors).toEqual([]);

@@ -3,7 +3,7 @@
  * renders the field's editor. No antd Form.Item wrappers, no rjsf error plumbing: errors and
  * linkage come from the FormStore by field, so a blur repaints one field.
  */
-import { memo, useCallback, useEffect, useRef, type ReactNode } from 'react';
+import { memo, useCallback, useEffect, useRef, type FormEvent, type ReactNode } from 'react';
 import { Tabs } from 'antd';
 import { withTheme, type ThemeProps } from '@rjsf/core';
 import type { FieldTemplateProps, ObjectFieldTemplateProps, RegistryWidgetsType, WidgetProps } from '@rjsf/utils';
@@ -120,6 +120,9 @@ function focusInside(box: HTMLElement | null): void {
   box?.querySelector<HTMLElement>('input:not([type=hidden]), textarea, [tabindex]:not([tabindex="-1"])')?.focus();
 }
 
+/** Enter in a field's own form (FieldBox) would submit it: nothing is sent, the editor commits. */
+const keepOnPage = (event: FormEvent) => event.preventDefault();
+
 /**
  * Label, control and error of one field on the 24-column grid; hidden by its visibleIf. Until
  * the field nears the visible area its editor is a light placeholder (see activation.ts).
@@ -141,6 +144,7 @@ const FieldBox = memo(function FieldBox({ store, name, id, children }: FieldBoxP
   if (!spec) return null;
   const required = !spec.readonly && (spec.required || linkage.required);
   const title = titleOf(spec, language);
+  const Control = spec.widget === 'lines' ? 'div' : 'form';
   return (
     <div
       ref={boxRef}
@@ -155,7 +159,11 @@ const FieldBox = memo(function FieldBox({ store, name, id, children }: FieldBoxP
         {required && <span className="erp-required">*</span>}
         {title}
       </label>
-      <div className="erp-control">
+      {/* The control is a form of its own because Chrome's autofill reads, on every keystroke, the
+          whole form the field belongs to, and without a form element that is every formless
+          field of the page: about 5 ms a key in a 100-field dialog, sometimes before the key's
+          frame (issue 17). A lines table holds fields of its own, so it stays a plain box. */}
+      <Control className="erp-control" {...(Control === 'form' ? { noValidate: true, onSubmit: keepOnPage } : {})}>
         {active ? (
           children
         ) : (
@@ -175,7 +183,7 @@ const FieldBox = memo(function FieldBox({ store, name, id, children }: FieldBoxP
             {error}
           </div>
         )}
-      </div>
+      </Control>
     </div>
   );
 });
