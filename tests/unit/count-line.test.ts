@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { countedLineOf, recompute, summaryOf, type GridLine } from '../../src/client/bespoke/lines/lineModel.ts';
+import { countedLineOf, recompute, RunningSummary, type GridLine } from '../../src/client/bespoke/lines/lineModel.ts';
 import { LineStore } from '../../src/client/bespoke/lines/lineStore.ts';
 import { lineColumnsOf } from '../../src/client/renderer/document/lineColumns.ts';
 import type { DocumentDef } from '../../src/shared/document.ts';
@@ -92,12 +92,15 @@ describe('stock-count line', () => {
     expect(store.snapshot()[0].qty ?? null).toBeNull();
     expect(store.snapshot()[0].id).toBeUndefined();
 
+    // The summary row as the grid keeps it: all lines on load, then each edit's difference.
+    const fields = [['bookQty', 2], ['checkQty', 2], ['qty', 2], ['costAmt', 2]].map(([field, places]) => ({ field: String(field), places: Number(places) }));
+    const summary = new RunningSummary(fields);
+    store.subscribe((change) => (change.kind === 'rows' ? summary.reset(store.all()) : summary.replace(change.previous.values, change.line.values)));
     store.load([saved, { ...saved, id: 'l2', commInfoId: 'g3', bookQty: '3.00', costPrice: '2.50000', checkQty: '3.00' }]);
     store.update('l1', { checkQty: '9' });
     store.update('l2', { checkQty: '5' });
     expect(store.snapshot().map((l) => [l.qty, l.costAmt])).toEqual([['-1', '-5.00'], ['2', '5.00']]);
-    const fields = [['bookQty', 2], ['checkQty', 2], ['qty', 2], ['costAmt', 2]].map(([field, places]) => ({ field: String(field), places: Number(places) }));
-    expect(summaryOf(store.all(), fields)).toMatchObject({ bookQty: '13.00', checkQty: '14.00', qty: '1.00', costAmt: '0.00' });
+    expect(summary.row()).toMatchObject({ bookQty: '13.00', checkQty: '14.00', qty: '1.00', costAmt: '0.00' });
   });
 
   test('one line per goods, whatever its unit', () => {

@@ -4,10 +4,11 @@
  * the right line by id.
  */
 import { describe, expect, test } from 'vitest';
-import { addQuantities, applyServerErrors, duplicateOf, parseClipboard, priceInputField, recompute, summaryOf, type GridLine } from '../../src/client/bespoke/lines/lineModel.ts';
+import fc from 'fast-check';
+import { addQuantities, applyServerErrors, duplicateOf, parseClipboard, priceInputField, recompute, RunningSummary, type GridLine } from '../../src/client/bespoke/lines/lineModel.ts';
 import { LineStore } from '../../src/client/bespoke/lines/lineStore.ts';
 import type { DocumentDef } from '../../src/shared/document.ts';
-import { DEFAULT_PLACES } from '../../src/shared/money/index.ts';
+import { DEFAULT_PLACES, sumFields } from '../../src/shared/money/index.ts';
 
 const sales: DocumentDef = {
   statusField: 'billStatus',
@@ -41,7 +42,49 @@ describe('line model', () => {
 
   test('summary: Σ of the lines at their places, never re-rounded', () => {
     const lines: GridLine[] = [1, 2, 3].map((i) => ({ key: `k${i}`, errors: {}, values: recompute(sales, { commInfoId: 'g', unitId: 'u', qty: '1', taxPrice: '1.00', taxRate: '13' }, DEFAULT_PLACES).values }));
-    expect(summaryOf(lines, [{ field: 'salesAmt', places: 2 }, { field: 'taxAmt', places: 2 }, { field: 'totalAmt', places: 2 }])).toMatchObject({ salesAmt: '2.64', taxAmt: '0.36', totalAmt: '3.00' });
+    const summary = new RunningSummary([{ field: 'salesAmt', places: 2 }, { field: 'taxAmt', places: 2 }, { field: 'totalAmt', places: 2 }]);
+    summary.reset(lines);
+    expect(summary.row()).toEqual({ salesAmt: '2.64', taxAmt: '0.36', totalAmt: '3.00', __summary: true });
+  });
+
+  test('summary kept line by line: after any edits it equals the sum of every line read again', () => {
+    const fields = [
+      { field: 'qty', places: 4 },
+      { field: 'totalAmt', places: 2 },
+    ];
+    // Figures as the grid holds them: decimal text at up to 4 places, blanks, mid-edit text.
+    const figure = fc.oneof(
+      fc.tuple(fc.bigInt({ min: -(10n ** 16n), max: 10n ** 16n }), fc.integer({ min: 0, max: 4 })).map(([units, places]) => {
+        const text = (units < 0n ? -units : units).toString().padStart(places + 1, '0');
+        return `${units < 0n ? '-' : ''}${places ? `${text.slice(0, -places)}.${text.slice(-places)}` : text}`;
+      }),
+      fc.constantFrom('', undefined, null, '1.', 'abc', ' 2.50 '),
+    );
+    const values = fc.record({ qty: figure, totalAmt: figure });
+    fc.assert(
+      fc.property(fc.array(values, { minLength: 1, maxLength: 30 }), fc.array(fc.tuple(fc.nat(), values), { maxLength: 40 }), (initial, edits) => {
+        const lines: GridLine[] = initial.map((v, i) => ({ key: `k${i}`, errors: {}, values: v }));
+        const summary = new RunningSummary(fields);
+        summary.reset(lines);
+        for (const [at, next] of edits) {
+          const index = at % lines.length;
+          summary.replace(lines[index].values, next);
+          lines[index] = { ...lines[index], values: next };
+        }
+        const expected = sumFields(lines.map((l) => l.values), ['qty', 'totalAmt'], { qty: 4, totalAmt: 2 });
+        expect(summary.row()).toEqual({ ...expected, __summary: true });
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  test('the store tells what an edited line held before', () => {
+    const store = new LineStore(sales, DEFAULT_PLACES);
+    store.load([{ id: 'a', commInfoId: 'g', unitId: 'u', qty: '1', taxPrice: '1.00', taxRate: '13' }], true);
+    const changes: unknown[] = [];
+    store.subscribe((change) => changes.push(change));
+    store.update('a', { qty: '3' });
+    expect(changes).toMatchObject([{ kind: 'row', previous: { values: { qty: '1', totalAmt: '1.00' } }, line: { values: { qty: '3', totalAmt: '3.00' } } }]);
   });
 
   test('the same goods and unit is found for the merge; quantities add exactly', () => {

@@ -30,7 +30,7 @@ import { resolvePicker } from '../../renderer/pickers/definition.ts';
 import { useResource } from '../../renderer/common/useResource.ts';
 import { useSettings } from '../../store/settings.ts';
 import { useDT, docText } from '../../renderer/document/i18n.ts';
-import { addQuantities, countedLineOf, duplicateOf, figureFields, parseClipboard, priceInputField, summaryOf, type GridLine, type LineValues } from './lineModel.ts';
+import { addQuantities, countedLineOf, duplicateOf, figureFields, parseClipboard, priceInputField, RunningSummary, type GridLine, type LineValues } from './lineModel.ts';
 import type { LineStore } from './lineStore.ts';
 import './lineGrid.css';
 import { useFeedback } from '../../feedback/FeedbackProvider.tsx';
@@ -94,21 +94,31 @@ export function LineGrid({ store, columns, readOnly, defaults, partnerId, side, 
     [columns, figures.amount, store.doc.settle, store.doc.items, store.doc.count, store.doc.posting],
   );
 
+  const summary = useMemo(() => new RunningSummary(summable.map((c) => ({ field: c.field, places: c.places! }))), [summable]);
+  /** Sums every line again and shows the summary row (replacing the pinned row). */
   const refreshSummary = useCallback(() => {
-    apiRef.current?.setGridOption('pinnedBottomRowData', [{ key: '__summary', values: summaryOf(store.all(), summable.map((c) => ({ field: c.field, places: c.places! }))), errors: {} }]);
-  }, [store, summable]);
+    summary.reset(store.all());
+    apiRef.current?.setGridOption('pinnedBottomRowData', [{ key: '__summary', values: summary.row(), errors: {} }]);
+  }, [store, summary]);
 
-  useEffect(
-    () =>
-      store.subscribe((change) => {
-        const api = apiRef.current;
-        if (!api) return;
-        if (change.kind === 'rows') api.setGridOption('rowData', store.all());
-        else api.getRowNode(change.line.key)?.setData(change.line);
+  useEffect(() => {
+    // A new summary (the columns changed) starts from every line.
+    refreshSummary();
+    return store.subscribe((change) => {
+      const api = apiRef.current;
+      if (!api) return;
+      if (change.kind === 'rows') {
+        api.setGridOption('rowData', store.all());
         refreshSummary();
-      }),
-    [store, refreshSummary],
-  );
+        return;
+      }
+      api.getRowNode(change.line.key)?.setData(change.line);
+      summary.replace(change.previous.values, change.line.values);
+      const pinned = api.getPinnedBottomRow(0);
+      if (pinned) pinned.setData({ key: '__summary', values: summary.row(), errors: {} });
+      else refreshSummary();
+    });
+  }, [store, refreshSummary, summary]);
 
   const loadUnits = useCallback(
     async (goodsIds: string[]) => {

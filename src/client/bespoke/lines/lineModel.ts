@@ -4,8 +4,8 @@
  * summary row, merging a duplicate goods and unit, and spreadsheet paste.
  */
 import { figureFields, type DocumentDef } from '../../../shared/document.ts';
-import { computeLine, computeLineValue, MoneyInputError, sumFields, type LineAmounts, type Places } from '../../../shared/money/index.ts';
-import { Dec, toDec } from '../../../shared/money/index.ts';
+import { computeLine, computeLineValue, MoneyInputError, type LineAmounts, type Places } from '../../../shared/money/index.ts';
+import { Dec, fixed, toDec, type Decimal } from '../../../shared/money/index.ts';
 import { computeCountLine } from '../../../shared/money/count.ts';
 
 export type LineValues = Record<string, unknown>;
@@ -137,14 +137,31 @@ export function recompute(doc: DocumentDef, values: LineValues, places: Places):
   }
 }
 
-/** Summary row: Σ of the summable figure columns, never re-rounded. */
-export function summaryOf(lines: GridLine[], fields: { field: string; places: number }[]): LineValues {
-  const sums = sumFields(
-    lines.map((l) => l.values),
-    fields.map((f) => f.field),
-    Object.fromEntries(fields.map((f) => [f.field, f.places])),
-  );
-  return { ...sums, __summary: true };
+/**
+ * The summary row kept up to date line by line: an edit of one line of a 1,000-line bill adds
+ * the difference to each total instead of reading every line again (about 5 ms a commit; issue
+ * 17 asks that a keystroke's work, Enter's included, stay within a frame). Totals are exact
+ * decimals (40 significant digits), so they equal `sumFields` of the same lines: Σ of the
+ * summable figure columns at their places, never re-rounded.
+ */
+export class RunningSummary {
+  private totals: Decimal[] = [];
+
+  constructor(private readonly fields: { field: string; places: number }[]) {}
+
+  /** Every line again (a bill loaded, lines added, removed or pasted). */
+  reset(lines: GridLine[]): void {
+    this.totals = this.fields.map(({ field }) => lines.reduce((total, line) => total.plus(toDec(line.values[field]) ?? 0), new Dec(0)));
+  }
+
+  /** One line's figures replaced. */
+  replace(previous: LineValues, next: LineValues): void {
+    this.totals = this.fields.map(({ field }, i) => this.totals[i].minus(toDec(previous[field]) ?? 0).plus(toDec(next[field]) ?? 0));
+  }
+
+  row(): LineValues {
+    return { ...Object.fromEntries(this.fields.map(({ field, places }, i) => [field, fixed(this.totals[i] ?? 0, places)])), __summary: true };
+  }
 }
 
 /** The line already holding this goods and unit (the duplicate dialog merges into it). */

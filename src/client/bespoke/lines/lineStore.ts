@@ -6,7 +6,7 @@ import type { DocumentDef } from '../../../shared/document.ts';
 import type { Places } from '../../../shared/money/index.ts';
 import { newKey, recompute, type GridLine, type LineValues } from './lineModel.ts';
 
-type Listener = (change: { kind: 'rows' } | { kind: 'row'; line: GridLine }) => void;
+type Listener = (change: { kind: 'rows' } | { kind: 'row'; line: GridLine; previous: GridLine }) => void;
 
 export class LineStore {
   private lines: GridLine[] = [];
@@ -58,10 +58,11 @@ export class LineStore {
   update(key: string, patch: LineValues): void {
     const index = this.lines.findIndex((l) => l.key === key);
     if (index < 0) return;
-    const r = recompute(this.doc, { ...this.lines[index].values, ...patch }, this.places);
+    const previous = this.lines[index];
+    const r = recompute(this.doc, { ...previous.values, ...patch }, this.places);
     const line = { key, values: r.values, errors: r.errors };
     this.lines = this.lines.map((l, i) => (i === index ? line : l));
-    this.emit({ kind: 'row', line });
+    this.emit({ kind: 'row', line, previous });
   }
 
   setErrors(lines: GridLine[]): void {
