@@ -34,7 +34,8 @@
  *   BILL_BENCH_DEBUG=1   per run: the calls after the click, the open's long frames and their
  *                        scripts (mapped to sources), each key's and commit's latency
  *   BILL_BENCH_TRACE=1   also a devtools timeline trace of the keystrokes and commits: script,
- *                        style, layout, paint per key (the traced runs' own timings are inflated)
+ *                        style, layout, paint per key, and the main thread's tasks by the source
+ *                        that posted them (the traced runs' own timings are inflated)
  *   BILL_BENCH_PROFILE=1 also a CPU profile (CDP Profiler) of the open and of the commits, self
  *                        time by source function (the build carries hidden source maps)
  */
@@ -441,7 +442,7 @@ async function addProfile(label: string, profile: CpuProfile): Promise<void> {
 }
 
 /** label → trace event name → [total ms, count]; and how many keys the label covered. */
-const traceTotals = new Map<string, { keys: number; byName: Map<string, [number, number]>; elements: number; layoutObjects: number }>();
+const traceTotals = new Map<string, { keys: number; byName: Map<string, [number, number]>; tasks: Map<string, [number, number]>; elements: number; layoutObjects: number }>();
 const TRACE_NAMES = ['EventDispatch', 'FunctionCall', 'TimerFire', 'FireAnimationFrame', 'RunMicrotasks', 'UpdateLayoutTree', 'Layout', 'PrePaint', 'Paint', 'Layerize', 'Commit', 'HitTest', 'ScrollLayer'];
 
 /** A devtools timeline trace of `work` (renderer main thread): time by event kind, per key. */
@@ -450,7 +451,7 @@ async function traced<T>(cdp: CDPSession | undefined, label: string, keys: numbe
   const events: Record<string, any>[] = [];
   const onData = (e: { value: Record<string, any>[] }) => events.push(...e.value);
   cdp.on('Tracing.dataCollected', onData);
-  await cdp.send('Tracing.start', { categories: 'devtools.timeline,disabled-by-default-devtools.timeline', transferMode: 'ReportEvents' } as never);
+  await cdp.send('Tracing.start', { categories: 'devtools.timeline,disabled-by-default-devtools.timeline,toplevel', transferMode: 'ReportEvents' } as never);
   try {
     return await work();
   } finally {
@@ -462,7 +463,7 @@ async function traced<T>(cdp: CDPSession | undefined, label: string, keys: numbe
     const counts = new Map<string, number>();
     for (const e of events) if (mains.has(`${e.pid}:${e.tid}`) && e.name === 'Paint') counts.set(`${e.pid}:${e.tid}`, (counts.get(`${e.pid}:${e.tid}`) ?? 0) + 1);
     const main = [...counts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
-    const entry = traceTotals.get(label) ?? { keys: 0, byName: new Map<string, [number, number]>(), elements: 0, layoutObjects: 0 };
+    const entry = traceTotals.get(label) ?? { keys: 0, byName: new Map<string, [number, number]>(), tasks: new Map<string, [number, number]>(), elements: 0, layoutObjects: 0 };
     entry.keys += keys;
     // Self time: an event's duration less the tracked events nested in it (a forced layout inside
     // a script counts as layout, not as script; nested input events count once).
@@ -483,6 +484,16 @@ async function traced<T>(cdp: CDPSession | undefined, label: string, keys: numbe
       entry.byName.set(e.name, value);
       if (e.name === 'UpdateLayoutTree') entry.elements += Number(e.args?.elementCount ?? 0);
       if (e.name === 'Layout') entry.layoutObjects += Number(e.args?.beginData?.dirtyObjects ?? 0);
+    }
+    // The main thread's tasks by the code that posted them (Chrome's own work shows here by its
+    // source function: autofill, input handling, the frame), whole durations.
+    for (const e of events) {
+      if (`${e.pid}:${e.tid}` !== main || e.ph !== 'X' || e.name !== 'ThreadControllerImpl::RunTask') continue;
+      const source = `${e.args?.src_func ?? '?'} (${String(e.args?.src_file ?? '?').split('/').slice(-1)[0]})`;
+      const value = entry.tasks.get(source) ?? [0, 0];
+      value[0] += Number(e.dur ?? 0) / 1000;
+      value[1] += 1;
+      entry.tasks.set(source, value);
     }
     traceTotals.set(label, entry);
   }
@@ -838,22 +849,26 @@ export function showBillBench(figures: SetupFigures[]): void {
     const totals = [...new Set(keys.map((k) => k.finalTotal))];
     console.log(`    summary qty after the ${COMMITS} commits: ${totals.join(' / ')} (expected ${shownQty(count + COMMITS)})`);
   }
-  for (const [label, { keys, byName, elements, layoutObjects }] of traceTotals) {
+  for (const [label, { keys, byName, tasks, elements, layoutObjects }] of traceTotals) {
     const per = (name: string) => (byName.get(name)?.[0] ?? 0) / keys;
     const count = (name: string) => (byName.get(name)?.[1] ?? 0) / keys;
-    console.log(`\n  Trace, 60 Hz setup, per ${label} (renderer main thread, self time, mean of ${keys}):`);
+    console.log(`\n  Trace, ${SETUPS[0].name}, per ${label} (renderer main thread, self time, mean of ${keys}):`);
     for (const name of TRACE_NAMES) if (byName.has(name)) console.log(`    ${name.padEnd(18)} ${per(name).toFixed(2).padStart(7)} ms  (${count(name).toFixed(1)}×)`);
     const total = TRACE_NAMES.reduce((sum, name) => sum + per(name), 0);
     const script = ['EventDispatch', 'FunctionCall', 'TimerFire', 'FireAnimationFrame', 'RunMicrotasks'].reduce((sum, name) => sum + per(name), 0);
     console.log(`    = ${total.toFixed(2)} ms: script ${script.toFixed(2)}, style ${per('UpdateLayoutTree').toFixed(2)}, layout ${per('Layout').toFixed(2)}, paint & layers ${(per('PrePaint') + per('Paint') + per('Layerize')).toFixed(2)}, commit to compositor ${per('Commit').toFixed(2)}`);
     console.log(`    elements restyled per ${label}: ${(elements / keys).toFixed(0)}; layout objects dirty: ${(layoutObjects / keys).toFixed(0)}`);
+    console.log(`    main-thread tasks by source, per ${label} (whole task, ms and count; the 8 longest):`);
+    for (const [source, [total, n]] of [...tasks.entries()].sort((a, b) => b[1][0] - a[1][0]).slice(0, 8)) {
+      console.log(`    ${(total / keys).toFixed(2).padStart(7)} ms  (${(n / keys).toFixed(1)}×)  ${source}`);
+    }
   }
   for (const [label, totals] of profileTotals) {
     const special = /^\((idle|program|garbage collector|root)\)/;
     const entries = [...totals.entries()];
     const sampled = entries.reduce((a, [, [self]]) => a + self, 0);
     const script = entries.filter(([k]) => !special.test(k)).reduce((a, [, [self]]) => a + self, 0);
-    console.log(`\n  CPU profile, 60 Hz setup, ${label}: ${ms(sampled)} sampled over ${RUNS} runs, ${ms(script)} in script, ${ms(totals.get('(garbage collector)')?.[0] ?? 0)} GC, ${ms(totals.get('(program)')?.[0] ?? 0)} (program: style, layout, paint, parsing)`);
+    console.log(`\n  CPU profile, ${SETUPS[0].name}, ${label}: ${ms(sampled)} sampled over ${RUNS} runs, ${ms(script)} in script, ${ms(totals.get('(garbage collector)')?.[0] ?? 0)} GC, ${ms(totals.get('(program)')?.[0] ?? 0)} (program: style, layout, paint, parsing)`);
     console.log('    top self time:');
     const tops = entries.filter(([k]) => !special.test(k)).sort((a, b) => b[1][0] - a[1][0]).slice(0, 20);
     for (const [name, [self]] of tops) console.log(`    ${self.toFixed(1).padStart(8)} ms  ${name}`);

@@ -98,6 +98,30 @@ describe('bills in the browser', () => {
     await expect.poll(() => status(bill).innerText()).toBe('已审核');
   });
 
+  test("the line grid: goods pinned only when the columns cannot all be shown; a cell's editor in the grid's own form", async () => {
+    await page.goto(`${server.url}${pathOf('purchaseOrder')}`);
+    const bill = editor('purchase-order');
+    await bill.waitFor();
+    await addGoods(bill, [names.goods0]);
+    await expect.poll(() => rowCount(bill)).toBe(1);
+    const goodsPinned = () => cell(bill, 0, 'commInfoId').evaluate((el) => Boolean(el.closest('.ag-grid-pinned-left-cells')));
+    // 1,440 px: every column fits, nothing is pinned (each row's pinned cells would be a layer of their own).
+    await expect.poll(goodsPinned).toBe(false);
+    await page.setViewportSize({ width: 700, height: 900 });
+    try {
+      await expect.poll(goodsPinned).toBe(true);
+    } finally {
+      await page.setViewportSize({ width: 1440, height: 900 });
+    }
+    await expect.poll(goodsPinned).toBe(false);
+    // Chrome's autofill reads the editor's form on every key: it holds the editor alone.
+    await cell(bill, 0, 'qty').click();
+    const input = bill.locator('.ag-cell-inline-editing input').first();
+    await input.waitFor();
+    expect(await input.evaluate((el) => ((el as HTMLInputElement).form ? (el as HTMLInputElement).form!.elements.length : -1))).toBe(1);
+    await page.keyboard.press('Escape');
+  });
+
   test('purchase inbound pulled from the order, submitted, approved and posted', async () => {
     await page.goto(`${server.url}${pathOf('purchaseIn')}`);
     const bill = editor('purchase-in');

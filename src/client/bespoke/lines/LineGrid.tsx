@@ -72,6 +72,8 @@ export interface LineGridProps {
 }
 
 const EDITABLE: LineColumn['kind'][] = ['unit', 'text', 'decimal', 'gift'];
+/** The narrowest a column is fitted to; below that the grid scrolls sideways. */
+const MIN_COLUMN_WIDTH = 64;
 
 export function LineGrid({ store, columns, readOnly, defaults, partnerId, side, height = 360, toolbar }: LineGridProps) {
   const dt = useDT();
@@ -83,6 +85,7 @@ export function LineGrid({ store, columns, readOnly, defaults, partnerId, side, 
   const units = useRef(new Map<string, UnitRow[]>());
   const [pickerOpen, setPickerOpen] = useState(false);
   const [barcode, setBarcode] = useState('');
+  const [pinFirst, setPinFirst] = useState(false);
   const goods = useResource('goods').resource as ResourceFile | undefined;
   const picker = useMemo(() => (goods ? resolvePicker(goods, 'default') : undefined), [goods]);
   const figures = figureFields(store.doc);
@@ -196,8 +199,9 @@ export function LineGrid({ store, columns, readOnly, defaults, partnerId, side, 
     const defs: ColDef<GridLine>[] = [
       {
         headerName: '#',
-        width: 52,
-        pinned: 'left',
+        // Initial widths only: new definitions (a language change, pinning) keep the fitted widths.
+        initialWidth: 52,
+        pinned: pinFirst ? 'left' : null,
         valueGetter: (p) => (p.node?.rowPinned ? dt('doc.summary') : (p.node?.rowIndex ?? 0) + 1),
         cellClass: 'erp-line-index',
       },
@@ -206,8 +210,8 @@ export function LineGrid({ store, columns, readOnly, defaults, partnerId, side, 
       const def: ColDef<GridLine> = {
         colId: column.field,
         headerName: column.title,
-        width: column.width ?? (column.kind === 'goods' ? 200 : column.kind === 'text' ? 160 : 110),
-        pinned: column.kind === 'goods' ? 'left' : undefined,
+        initialWidth: column.width ?? (column.kind === 'goods' ? 200 : column.kind === 'text' ? 160 : 110),
+        pinned: pinFirst && column.kind === 'goods' ? 'left' : null,
         editable: (p) => !p.node.rowPinned && editableKinds.includes(column.kind),
         valueGetter: (p) => p.data?.values[column.field],
         valueSetter: (p) => {
@@ -237,7 +241,7 @@ export function LineGrid({ store, columns, readOnly, defaults, partnerId, side, 
         def.cellEditor = 'agCheckboxCellEditor';
         def.valueGetter = (p) => (p.node?.rowPinned ? undefined : Number(p.data?.values.isGift) === 2);
         def.cellRenderer = (p: { value: unknown; node: { rowPinned?: unknown } }) => (p.node.rowPinned ? '' : p.value ? (language === 'en' ? 'Yes' : '是') : '');
-        def.width = 70;
+        def.initialWidth = 70;
       }
       if (column.dict) {
         const field = column.dict;
@@ -254,7 +258,7 @@ export function LineGrid({ store, columns, readOnly, defaults, partnerId, side, 
       defs.push(def);
     }
     return defs;
-  }, [columns, readOnly, store, dt, listPrice, language]);
+  }, [columns, readOnly, store, dt, listPrice, language, pinFirst]);
 
   const onCellKeyDown = useCallback(
     (event: CellKeyDownEvent<GridLine>) => {
@@ -324,7 +328,10 @@ export function LineGrid({ store, columns, readOnly, defaults, partnerId, side, 
           </Typography.Text>
         </Flex>
       )}
-      <div style={{ height }} data-testid="line-grid">
+      {/* A form of its own: Chrome's autofill reads, when an editor takes the focus and on each
+          keystroke, the whole form the editor belongs to, which without one is every formless
+          control of the page. Enter never submits it (it moves to the next cell). */}
+      <form style={{ height }} data-testid="line-grid" noValidate onSubmit={keepOnPage}>
         <AgGridReact<GridLine>
           theme={theme}
           localeText={localeText}
@@ -332,8 +339,17 @@ export function LineGrid({ store, columns, readOnly, defaults, partnerId, side, 
           getRowId={(p) => p.data.key}
           columnDefs={columnDefs}
           rowHeight={ROW_HEIGHT}
-          // Every column in view (long titles wrap) so no cell hides behind the pinned goods column.
-          autoSizeStrategy={{ type: 'fitGridWidth', defaultMinWidth: 64 }}
+          // Rows placed by top, not by a transform, and the line number and goods pinned only when
+          // the columns cannot all be shown: ag-grid gives each row's pinned cells a sticky box of
+          // their own, and Chrome composites every one (a 12-row view: 104 layers of the page,
+          // 43 without; each frame, a keystroke's too, paid for them in layerisation).
+          suppressRowTransform
+          onGridSizeChanged={(e) => {
+            e.api.sizeColumnsToFit({ defaultMinWidth: MIN_COLUMN_WIDTH });
+            setPinFirst((columns.length + 1) * MIN_COLUMN_WIDTH > e.clientWidth);
+          }}
+          // Every column in view (long titles wrap), fitted again when the grid's width changes.
+          autoSizeStrategy={{ type: 'fitGridWidth', defaultMinWidth: MIN_COLUMN_WIDTH }}
           defaultColDef={{ wrapHeaderText: true, autoHeaderHeight: true }}
           singleClickEdit
           stopEditingWhenCellsLoseFocus
@@ -344,7 +360,7 @@ export function LineGrid({ store, columns, readOnly, defaults, partnerId, side, 
           }}
           onCellKeyDown={onCellKeyDown}
         />
-      </div>
+      </form>
       {picker && goods && (
         <TablePickerDialog
           open={pickerOpen}
@@ -363,6 +379,8 @@ export function LineGrid({ store, columns, readOnly, defaults, partnerId, side, 
     </Flex>
   );
 }
+
+const keepOnPage = (event: React.FormEvent) => event.preventDefault();
 
 function DictCell({ field, value }: { field: FieldSchema; value: unknown }) {
   const label = useLabel();
