@@ -98,7 +98,7 @@ describe('bills in the browser', () => {
     await expect.poll(() => status(bill).innerText()).toBe('已审核');
   });
 
-  test("the line grid: goods pinned only when the columns cannot all be shown; a cell's editor in the grid's own form", async () => {
+  test("the line grid: goods pinned only when the columns cannot all be shown; a cell's editor in the grid's own form; Enter moves on", async () => {
     await page.goto(`${server.url}${pathOf('purchaseOrder')}`);
     const bill = editor('purchase-order');
     await bill.waitFor();
@@ -119,6 +119,17 @@ describe('bills in the browser', () => {
     const input = bill.locator('.ag-cell-inline-editing input').first();
     await input.waitFor();
     expect(await input.evaluate((el) => ((el as HTMLInputElement).form ? (el as HTMLInputElement).form!.elements.length : -1))).toBe(1);
+    // Enter commits and opens the next editable cell's editor (after the frame showing the commit).
+    await input.fill('4');
+    await page.keyboard.press('Enter');
+    const editing = bill.locator('.ag-cell-inline-editing');
+    await expect.poll(() => editing.getAttribute('col-id')).toBe('purchasePrice');
+    expect(await cell(bill, 0, 'qty').innerText()).toBe('4.00');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.closest('.ag-cell-inline-editing')?.getAttribute('col-id') ?? '')).toBe('purchasePrice');
+    await editing.locator('input').fill('7');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => cell(bill, 0, 'purchasePrice').innerText()).toBe('7.00000');
+    await expect.poll(() => summary(bill, 'qty').innerText()).toBe('4.00');
     await page.keyboard.press('Escape');
   });
 

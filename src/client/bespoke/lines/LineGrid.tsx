@@ -11,6 +11,7 @@ import {
   CheckboxEditorModule,
   ColumnAutoSizeModule,
   ModuleRegistry,
+  ScrollApiModule,
   SelectEditorModule,
   TextEditorModule,
   type CellKeyDownEvent,
@@ -35,7 +36,8 @@ import type { LineStore } from './lineStore.ts';
 import './lineGrid.css';
 import { useFeedback } from '../../feedback/FeedbackProvider.tsx';
 
-ModuleRegistry.registerModules([TextEditorModule, SelectEditorModule, CheckboxEditorModule, ColumnAutoSizeModule]);
+// ScrollApi: Enter's move to the next cell brings it into view (ensureIndexVisible, ensureColumnVisible).
+ModuleRegistry.registerModules([TextEditorModule, SelectEditorModule, CheckboxEditorModule, ColumnAutoSizeModule, ScrollApiModule]);
 
 export interface LineColumn {
   field: string;
@@ -388,10 +390,44 @@ function DictCell({ field, value }: { field: FieldSchema; value: unknown }) {
   return <>{item ? label(item.dictValue, item.valueEn) : String(value ?? '')}</>;
 }
 
-/** Enter while editing moves to the next editable cell (and edits it), as in a spreadsheet. */
+/**
+ * Enter while editing commits the cell and moves to the next editable cell, as in a spreadsheet.
+ * The next cell's editor opens after the frame that shows the committed row and summary: opening
+ * it (rendering the editor, focusing it, which forces style and layout) in the same task made
+ * the commit's frame late by as much. A key typed in between lands on the focused cell, which
+ * starts its editor as any typed key does.
+ */
 function nextCellOnEnter(params: SuppressKeyboardEventParams<GridLine>): boolean {
   if (params.event.key !== 'Enter' || !params.editing) return false;
   params.event.preventDefault();
-  params.api.tabToNextCell();
+  const { api } = params;
+  const from = api.getFocusedCell();
+  // Keep the focus in the grid while the editor goes away.
+  (params.event.target as HTMLElement | null)?.closest<HTMLElement>('.ag-cell')?.focus({ preventScroll: true });
+  api.stopEditing();
+  const next = from ? nextEditableCell(api, from.rowIndex, from.column.getColId()) : undefined;
+  if (!next) return true;
+  api.ensureIndexVisible(next.rowIndex);
+  api.ensureColumnVisible(next.colId);
+  api.setFocusedCell(next.rowIndex, next.colId);
+  requestAnimationFrame(() =>
+    setTimeout(() => {
+      const focused = api.isDestroyed() ? null : api.getFocusedCell();
+      if (!focused || focused.rowIndex !== next.rowIndex || focused.column.getColId() !== next.colId || api.getEditingCells().length) return;
+      api.startEditingCell({ rowIndex: next.rowIndex, colKey: next.colId });
+    }),
+  );
   return true;
+}
+
+/** The editable cell after (row, column), left to right and then down, as Tab finds it. */
+function nextEditableCell(api: GridApi<GridLine>, rowIndex: number, colId: string): { rowIndex: number; colId: string } | undefined {
+  const columns = api.getAllDisplayedColumns();
+  let start = columns.findIndex((c) => c.getColId() === colId) + 1;
+  for (let row = rowIndex; row < api.getDisplayedRowCount(); row++, start = 0) {
+    const node = api.getDisplayedRowAtIndex(row);
+    const column = node ? columns.slice(start).find((c) => c.isCellEditable(node)) : undefined;
+    if (column) return { rowIndex: row, colId: column.getColId() };
+  }
+  return undefined;
 }
