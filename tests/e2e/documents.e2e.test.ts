@@ -110,6 +110,36 @@ describe('bills in the browser', () => {
     await page.setViewportSize({ width: 700, height: 900 });
     try {
       await expect.poll(goodsPinned).toBe(true);
+      // The sidebar folds away (below 768 px) and the head's fields go two to a row, wide enough to use.
+      await expect.poll(() => page.locator('.ant-layout-sider').evaluate((el) => el.getBoundingClientRect().width)).toBe(0);
+      const controlWidth = (field: string) => bill.locator(`.erp-field[data-field="${field}"] .erp-control`).evaluate((el) => el.getBoundingClientRect().width);
+      await expect.poll(() => controlWidth('supplierId')).toBeGreaterThan(160);
+      expect(await controlWidth('billDate')).toBeGreaterThan(160);
+      // Pinned, the goods column keeps a width a name can be read in (the others go down to 64 px).
+      expect(await cell(bill, 0, 'commInfoId').evaluate((el) => el.getBoundingClientRect().width)).toBeGreaterThanOrEqual(150);
+      await screenshot(page, 'bill-lines-700');
+      // The columns scroll sideways here: Enter walks the row's editable cells, each brought into view.
+      const editing = bill.locator('.ag-cell-inline-editing');
+      const focusedColumn = () => page.evaluate(() => document.activeElement?.closest('.ag-cell')?.getAttribute('col-id') ?? '');
+      const inView = () =>
+        editing.evaluate((el) => {
+          // What shows at the cell's centre is the cell, not the pinned columns or the page beyond the grid.
+          const box = el.getBoundingClientRect();
+          const shown = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+          return Boolean(shown && el.contains(shown));
+        });
+      await cell(bill, 0, 'qty').click();
+      const walked = ['qty'];
+      for (;;) {
+        await expect.poll(() => editing.getAttribute('col-id')).toBe(walked.at(-1));
+        expect(await inView(), `${walked.at(-1)} in view`).toBe(true);
+        await page.keyboard.press('Enter');
+        const next = await focusedColumn();
+        if (next === walked.at(-1) || walked.length > 30) break;
+        walked.push(next);
+      }
+      expect(walked.length).toBeGreaterThan(3);
+      expect(await cell(bill, 0, 'qty').evaluate((el) => el.closest('.ag-grid-viewport')!.scrollLeft)).toBeGreaterThan(0);
     } finally {
       await page.setViewportSize({ width: 1440, height: 900 });
     }

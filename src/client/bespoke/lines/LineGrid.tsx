@@ -76,6 +76,8 @@ export interface LineGridProps {
 const EDITABLE: LineColumn['kind'][] = ['unit', 'text', 'decimal', 'gift'];
 /** The narrowest a column is fitted to; below that the grid scrolls sideways. */
 const MIN_COLUMN_WIDTH = 64;
+/** The goods column, the one a clerk reads a line by, is never fitted narrower than this. */
+const GOODS_MIN_WIDTH = 150;
 
 export function LineGrid({ store, columns, readOnly, defaults, partnerId, side, height = 360, toolbar }: LineGridProps) {
   const dt = useDT();
@@ -88,9 +90,21 @@ export function LineGrid({ store, columns, readOnly, defaults, partnerId, side, 
   const [pickerOpen, setPickerOpen] = useState(false);
   const [barcode, setBarcode] = useState('');
   const [pinFirst, setPinFirst] = useState(false);
+  // The grid's width as ag-grid last reported it, read by Enter's move (ag-grid's `context`).
+  const gridContext = useRef<LineGridContext>({ gridWidth: 0 }).current;
   const goods = useResource('goods').resource as ResourceFile | undefined;
   const picker = useMemo(() => (goods ? resolvePicker(goods, 'default') : undefined), [goods]);
   const figures = figureFields(store.doc);
+  const fit = useMemo(() => {
+    const goodsColumns = columns.filter((c) => c.kind === 'goods');
+    return {
+      // The same limits in the two shapes ag-grid takes them (sizeColumnsToFit, autoSizeStrategy).
+      limits: { defaultMinWidth: MIN_COLUMN_WIDTH, columnLimits: goodsColumns.map((c) => ({ key: c.field, minWidth: GOODS_MIN_WIDTH })) },
+      strategy: { type: 'fitGridWidth' as const, defaultMinWidth: MIN_COLUMN_WIDTH, columnLimits: goodsColumns.map((c) => ({ colId: c.field, minWidth: GOODS_MIN_WIDTH })) },
+      // The columns' narrowest total (the line number's included): a narrower grid scrolls sideways.
+      narrowest: (columns.length + 1) * MIN_COLUMN_WIDTH + goodsColumns.length * (GOODS_MIN_WIDTH - MIN_COLUMN_WIDTH),
+    };
+  }, [columns]);
   const summable = useMemo(
     () =>
       columns.filter(
@@ -346,12 +360,14 @@ export function LineGrid({ store, columns, readOnly, defaults, partnerId, side, 
           // their own, and Chrome composites every one (a 12-row view: 104 layers of the page,
           // 43 without; each frame, a keystroke's too, paid for them in layerisation).
           suppressRowTransform
+          context={gridContext}
           onGridSizeChanged={(e) => {
-            e.api.sizeColumnsToFit({ defaultMinWidth: MIN_COLUMN_WIDTH });
-            setPinFirst((columns.length + 1) * MIN_COLUMN_WIDTH > e.clientWidth);
+            gridContext.gridWidth = e.clientWidth;
+            e.api.sizeColumnsToFit(fit.limits);
+            setPinFirst(fit.narrowest > e.clientWidth);
           }}
           // Every column in view (long titles wrap), fitted again when the grid's width changes.
-          autoSizeStrategy={{ type: 'fitGridWidth', defaultMinWidth: MIN_COLUMN_WIDTH }}
+          autoSizeStrategy={fit.strategy}
           defaultColDef={{ wrapHeaderText: true, autoHeaderHeight: true }}
           singleClickEdit
           stopEditingWhenCellsLoseFocus
@@ -407,8 +423,10 @@ function nextCellOnEnter(params: SuppressKeyboardEventParams<GridLine>): boolean
   api.stopEditing();
   const next = from ? nextEditableCell(api, from.rowIndex, from.column.getColId()) : undefined;
   if (!next) return true;
-  api.ensureIndexVisible(next.rowIndex);
-  api.ensureColumnVisible(next.colId);
+  // Brought into view only when the move can leave it out of view: both calls read the grid's
+  // scroll position, which after the edit's DOM writes forces a style and layout pass.
+  if (next.rowIndex !== from?.rowIndex) api.ensureIndexVisible(next.rowIndex);
+  if (scrollsSideways(api, params.context as LineGridContext)) api.ensureColumnVisible(next.colId);
   api.setFocusedCell(next.rowIndex, next.colId);
   requestAnimationFrame(() =>
     setTimeout(() => {
@@ -418,6 +436,21 @@ function nextCellOnEnter(params: SuppressKeyboardEventParams<GridLine>): boolean
     }),
   );
   return true;
+}
+
+interface LineGridContext {
+  gridWidth: number;
+}
+
+/**
+ * Whether the columns are wider than the grid, from ag-grid's column model (no layout is read).
+ * Columns fitted to the grid never are; columns the clerk widened by less than the vertical
+ * scrollbar's width read as fitting, and the editor's start a frame later brings the cell into
+ * view (ag-grid's startEditingCell does).
+ */
+function scrollsSideways(api: GridApi<GridLine>, context: LineGridContext): boolean {
+  const columnsWidth = api.getAllDisplayedColumns().reduce((sum, column) => sum + column.getActualWidth(), 0);
+  return !context.gridWidth || columnsWidth > context.gridWidth;
 }
 
 /** The editable cell after (row, column), left to right and then down, as Tab finds it. */

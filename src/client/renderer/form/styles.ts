@@ -1,11 +1,24 @@
 /**
  * The form's few layout rules, injected once. Colours come from antd's CSS variables, so every
  * shell theme (light or dark) applies without a hard-coded colour.
+ *
+ * A narrow form (a bill's head in a narrow window, a dialog on a small screen) keeps its controls
+ * wide enough to read: fields of a quarter or a third of the row take half (a row of mixed small
+ * spans, such as a contact line's 4 + 4 + 3 + 5 + 5 + 3, is left as it is), and under 480 px every
+ * field takes the whole row. The form's own width decides, not the window's: the sidebar and a
+ * dialog's width decide what the form gets.
  */
 const CSS = `
-.erp-form { --erp-label-width: 100px; }
+.erp-form { --erp-label-width: 100px; container-type: inline-size; }
 .erp-grid { display: grid; grid-template-columns: repeat(24, minmax(0, 1fr)); column-gap: 16px; }
-.erp-field { display: flex; align-items: flex-start; min-width: 0; margin-bottom: 22px; position: relative; }
+.erp-field { display: flex; align-items: flex-start; min-width: 0; margin-bottom: 22px; position: relative;
+  grid-column: span var(--erp-span, 24); }
+@container (max-width: 719px) {
+  .erp-grid > .erp-field[data-span="6"], .erp-grid > .erp-field[data-span="8"] { grid-column: span 12; }
+}
+@container (max-width: 479px) {
+  .erp-grid > .erp-field { grid-column: 1 / -1; }
+}
 .erp-field[hidden] { display: none; }
 .erp-label { flex: 0 0 var(--erp-label-width); width: var(--erp-label-width); padding-right: 10px; text-align: right;
   line-height: 32px; color: var(--ant-color-text, rgba(0,0,0,.88)); overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }

@@ -150,7 +150,8 @@ const FieldBox = memo(function FieldBox({ store, name, id, children }: FieldBoxP
       ref={boxRef}
       // A lines table takes the whole row: its tab or group already names it.
       className={spec.widget === 'lines' ? 'erp-field erp-field-block' : 'erp-field'}
-      style={{ gridColumn: `span ${spec.span}` }}
+      style={{ ['--erp-span' as string]: spec.span }}
+      data-span={spec.span}
       hidden={linkage.hidden}
       data-field={name}
       data-field-index={store.positionOf(name)}
