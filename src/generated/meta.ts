@@ -869,7 +869,7 @@ export interface Form {
   width?: number;
   labelWidth?: number;
   /**
-   * Default span per field on the 24-column grid.
+   * Default span per field on the 24-column grid. On a form narrower than 720 px, spans 6 and 8 take 12 (two to a row); under 480 px every field takes the whole row.
    */
   span?: number;
   mode?: "dialog" | "drawer";

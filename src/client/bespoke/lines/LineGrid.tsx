@@ -76,6 +76,7 @@ export interface LineGridProps {
 const EDITABLE: LineColumn['kind'][] = ['unit', 'text', 'decimal', 'gift'];
 /** The narrowest a column is fitted to; below that the grid scrolls sideways. */
 const MIN_COLUMN_WIDTH = 64;
+const ROW_BUFFER = 4;
 /** The goods column, the one a clerk reads a line by, is never fitted narrower than this. */
 const GOODS_MIN_WIDTH = 150;
 
@@ -360,6 +361,10 @@ export function LineGrid({ store, columns, readOnly, defaults, partnerId, side, 
           // their own, and Chrome composites every one (a 12-row view: 104 layers of the page,
           // 43 without; each frame, a keystroke's too, paid for them in layerisation).
           suppressRowTransform
+          // Four rows drawn beyond each edge of the view, not ag-grid's ten: every frame, a
+          // keystroke's and a commit's, paints and layerises the cells of every drawn row; a wheel
+          // step moves about three rows.
+          rowBuffer={ROW_BUFFER}
           context={gridContext}
           onGridSizeChanged={(e) => {
             gridContext.gridWidth = e.clientWidth;
