@@ -67,6 +67,8 @@ const ROW = 500;
 const CONTROL_LINES = 10;
 const KEYSTROKES = 20;
 const KEY_GAP_MS = 100;
+/** More than ag-grid's page-key throttle (100 ms). */
+const PAGE_KEY_GAP_MS = 120;
 const COMMITS = 10;
 const RESOURCE = 'sales-out';
 
@@ -607,6 +609,7 @@ async function goToRow(page: Page, target: number): Promise<void> {
   // closes the whole bill drawer.)
   await page.click(indexCell(0));
   const seen: number[] = [];
+  let lastPageKey = 0;
   for (let guard = 0; guard < 400; guard++) {
     const row = await focusedRow(page);
     seen.push(row);
@@ -616,7 +619,14 @@ async function goToRow(page: Page, target: number): Promise<void> {
       if (DEBUG) await page.screenshot({ path: path.join(os.tmpdir(), 'bill-bench-lost-focus.png') });
       throw new Error(`grid lost focus while navigating (focus on ${active}, ${guard} keys pressed)`);
     }
-    await page.keyboard.press(row < target - 12 ? 'PageDown' : row < target ? 'ArrowDown' : 'ArrowUp');
+    const key = row < target - 12 ? 'PageDown' : row < target ? 'ArrowDown' : 'ArrowUp';
+    // ag-grid takes one page key per 100 ms and drops the others (against key repeat): a PageDown
+    // pressed as soon as the last one's focus moved was dropped, and its figure read as a 2 s wait.
+    if (key === 'PageDown') {
+      await page.waitForTimeout(Math.max(0, lastPageKey + PAGE_KEY_GAP_MS - Date.now()));
+      lastPageKey = Date.now();
+    }
+    await page.keyboard.press(key);
     // The grid moves the focus once it has rendered the rows it scrolled to; a key pressed before
     // that is lost, so each key waits for the focus to move.
     await page
