@@ -6,10 +6,10 @@
  * unit twice asks to merge the quantities.
  */
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { AgGridReact } from 'ag-grid-react';
 import {
   CheckboxEditorModule,
   ColumnAutoSizeModule,
+  createGrid,
   ModuleRegistry,
   ScrollApiModule,
   SelectEditorModule,
@@ -17,11 +17,13 @@ import {
   type CellKeyDownEvent,
   type ColDef,
   type GridApi,
+  type GridOptions,
+  type GridSizeChangedEvent,
   type SuppressKeyboardEventParams,
 } from 'ag-grid-community';
 import { Button, Flex, Input, Typography } from 'antd';
 import type { FieldSchema, ResourceFile } from '../../../shared/resource.ts';
-import { dictItemOf, useDictionary } from '../../renderer/common/useDictionary.ts';
+import { dictItemOf, useDictionaries } from '../../renderer/common/useDictionary.ts';
 import { useLabel } from '../../renderer/common/i18n.ts';
 import { http } from '../../api/http.ts';
 import { formatDecimal } from '../../renderer/common/format.ts';
@@ -93,6 +95,9 @@ export function LineGrid({ store, columns, readOnly, defaults, partnerId, side, 
   const [pinFirst, setPinFirst] = useState(false);
   // The grid's width as ag-grid last reported it, read by Enter's move (ag-grid's `context`).
   const gridContext = useRef<LineGridContext>({ gridWidth: 0 }).current;
+  const label = useLabel();
+  const dictFields = useMemo(() => Object.fromEntries(columns.filter((c) => c.dict).map((c) => [c.field, c.dict])), [columns]);
+  const dictionaries = useDictionaries(dictFields);
   const goods = useResource('goods').resource as ResourceFile | undefined;
   const picker = useMemo(() => (goods ? resolvePicker(goods, 'default') : undefined), [goods]);
   const figures = figureFields(store.doc);
@@ -257,12 +262,18 @@ export function LineGrid({ store, columns, readOnly, defaults, partnerId, side, 
       if (column.kind === 'gift') {
         def.cellEditor = 'agCheckboxCellEditor';
         def.valueGetter = (p) => (p.node?.rowPinned ? undefined : Number(p.data?.values.isGift) === 2);
-        def.cellRenderer = (p: { value: unknown; node: { rowPinned?: unknown } }) => (p.node.rowPinned ? '' : p.value ? (language === 'en' ? 'Yes' : '是') : '');
+        // Text, not ag-grid's checkbox that a boolean column would otherwise get.
+        def.cellDataType = false;
+        def.valueFormatter = (p) => (p.node?.rowPinned ? '' : p.value ? (language === 'en' ? 'Yes' : '是') : '');
         def.initialWidth = 70;
       }
       if (column.dict) {
-        const field = column.dict;
-        def.cellRenderer = (p: { value: unknown; node: { rowPinned?: unknown } }) => (p.node.rowPinned ? '' : <DictCell field={field} value={p.value} />);
+        const items = dictionaries[column.field];
+        def.valueFormatter = (p) => {
+          if (p.node?.rowPinned) return '';
+          const item = dictItemOf(items, p.value);
+          return item ? label(item.dictValue, item.valueEn) : String(p.value ?? '');
+        };
       }
       if (column.kind === 'decimal' || column.kind === 'readonly') {
         // Figures align right, header and cell alike (a cellClass of our own replaces the type's).
@@ -275,7 +286,7 @@ export function LineGrid({ store, columns, readOnly, defaults, partnerId, side, 
       defs.push(def);
     }
     return defs;
-  }, [columns, readOnly, store, dt, listPrice, language, pinFirst]);
+  }, [columns, readOnly, store, dt, listPrice, language, pinFirst, dictionaries, label]);
 
   const onCellKeyDown = useCallback(
     (event: CellKeyDownEvent<GridLine>) => {
@@ -285,8 +296,69 @@ export function LineGrid({ store, columns, readOnly, defaults, partnerId, side, 
       if (key === 'Insert' && !toolbar) setPickerOpen(true);
       if (key === 'Delete' && ctrl) store.remove([event.data.key]);
     },
-    [readOnly, store],
+    [readOnly, store, toolbar],
   );
+
+  const onGridSizeChanged = useCallback(
+    (e: GridSizeChangedEvent<GridLine>) => {
+      gridContext.gridWidth = e.clientWidth;
+      e.api.sizeColumnsToFit(fit.limits);
+      setPinFirst(fit.narrowest > e.clientWidth);
+    },
+    [fit, gridContext],
+  );
+
+  const host = useRef<HTMLDivElement>(null);
+  // What the grid made below reads: its handlers and starting options as of the last render.
+  const latest = useRef({ onCellKeyDown, onGridSizeChanged, refreshSummary, theme, localeText, columnDefs, strategy: fit.strategy });
+  latest.current = { onCellKeyDown, onGridSizeChanged, refreshSummary, theme, localeText, columnDefs, strategy: fit.strategy };
+  useEffect(() => {
+    // ag-grid's own (vanilla) grid, not its React wrapper: the wrapper renders every row and cell
+    // as React components through React's scheduler, a task or three after each commit's
+    // ag-grid work (traced: 10 ms over three tasks for an Enter commit in a 1,000-line bill);
+    // the vanilla grid writes the changed cells' DOM in the same task.
+    const options: GridOptions<GridLine> = {
+      theme: latest.current.theme,
+      localeText: latest.current.localeText,
+      rowData: store.all(),
+      getRowId: (p) => p.data.key,
+      columnDefs: latest.current.columnDefs,
+      rowHeight: ROW_HEIGHT,
+      // Rows placed by top, not by a transform, and the line number and goods pinned only when
+      // the columns cannot all be shown: ag-grid gives each row's pinned cells a sticky box of
+      // their own, and Chrome composites every one (a 12-row view: 104 layers of the page,
+      // 43 without; each frame, a keystroke's too, paid for them in layerisation).
+      suppressRowTransform: true,
+      // Four rows drawn beyond each edge of the view, not ag-grid's ten: every frame, a
+      // keystroke's and a commit's, paints and layerises the cells of every drawn row; a wheel
+      // step moves about three rows.
+      rowBuffer: ROW_BUFFER,
+      context: gridContext,
+      onGridSizeChanged: (e) => latest.current.onGridSizeChanged(e),
+      // Every column in view (long titles wrap), fitted again when the grid's width changes.
+      autoSizeStrategy: latest.current.strategy,
+      defaultColDef: { wrapHeaderText: true, autoHeaderHeight: true },
+      singleClickEdit: true,
+      stopEditingWhenCellsLoseFocus: true,
+      tooltipShowDelay: 200,
+      onCellKeyDown: (e) => latest.current.onCellKeyDown(e as CellKeyDownEvent<GridLine>),
+    };
+    const api = createGrid<GridLine>(host.current!, options);
+    apiRef.current = api;
+    latest.current.refreshSummary();
+    return () => {
+      apiRef.current = undefined;
+      api.destroy();
+    };
+  }, [store, gridContext]);
+  useEffect(() => {
+    const api = apiRef.current;
+    if (api && api.getGridOption('columnDefs') !== columnDefs) api.setGridOption('columnDefs', columnDefs);
+  }, [columnDefs]);
+  useEffect(() => {
+    const api = apiRef.current;
+    if (api && api.getGridOption('theme') !== theme) api.setGridOption('theme', theme);
+  }, [theme]);
 
   /** A block of cells from a spreadsheet, from the focused cell rightwards and down over the editable columns. */
   const onPaste = useCallback(
@@ -349,40 +421,7 @@ export function LineGrid({ store, columns, readOnly, defaults, partnerId, side, 
           keystroke, the whole form the editor belongs to, which without one is every formless
           control of the page. Enter never submits it (it moves to the next cell). */}
       <form style={{ height }} data-testid="line-grid" noValidate onSubmit={keepOnPage}>
-        <AgGridReact<GridLine>
-          theme={theme}
-          localeText={localeText}
-          rowData={store.all()}
-          getRowId={(p) => p.data.key}
-          columnDefs={columnDefs}
-          rowHeight={ROW_HEIGHT}
-          // Rows placed by top, not by a transform, and the line number and goods pinned only when
-          // the columns cannot all be shown: ag-grid gives each row's pinned cells a sticky box of
-          // their own, and Chrome composites every one (a 12-row view: 104 layers of the page,
-          // 43 without; each frame, a keystroke's too, paid for them in layerisation).
-          suppressRowTransform
-          // Four rows drawn beyond each edge of the view, not ag-grid's ten: every frame, a
-          // keystroke's and a commit's, paints and layerises the cells of every drawn row; a wheel
-          // step moves about three rows.
-          rowBuffer={ROW_BUFFER}
-          context={gridContext}
-          onGridSizeChanged={(e) => {
-            gridContext.gridWidth = e.clientWidth;
-            e.api.sizeColumnsToFit(fit.limits);
-            setPinFirst(fit.narrowest > e.clientWidth);
-          }}
-          // Every column in view (long titles wrap), fitted again when the grid's width changes.
-          autoSizeStrategy={fit.strategy}
-          defaultColDef={{ wrapHeaderText: true, autoHeaderHeight: true }}
-          singleClickEdit
-          stopEditingWhenCellsLoseFocus
-          tooltipShowDelay={200}
-          onGridReady={(e) => {
-            apiRef.current = e.api;
-            refreshSummary();
-          }}
-          onCellKeyDown={onCellKeyDown}
-        />
+        <div ref={host} style={{ height: '100%' }} />
       </form>
       {picker && goods && (
         <TablePickerDialog
@@ -404,12 +443,6 @@ export function LineGrid({ store, columns, readOnly, defaults, partnerId, side, 
 }
 
 const keepOnPage = (event: React.FormEvent) => event.preventDefault();
-
-function DictCell({ field, value }: { field: FieldSchema; value: unknown }) {
-  const label = useLabel();
-  const item = dictItemOf(useDictionary(field), value);
-  return <>{item ? label(item.dictValue, item.valueEn) : String(value ?? '')}</>;
-}
 
 /**
  * Enter while editing commits the cell and moves to the next editable cell, as in a spreadsheet.
