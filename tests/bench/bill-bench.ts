@@ -38,6 +38,7 @@
  *                        that posted them (the traced runs' own timings are inflated)
  *   BILL_BENCH_PROFILE=1 also a CPU profile (CDP Profiler) of the open and of the commits, self
  *                        time by source function (the build carries hidden source maps)
+ *   BILL_BENCH_PROFILE_DIR=… also keep those profiles there as .cpuprofile files
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -56,6 +57,8 @@ const OUT_DIR = path.resolve(process.env.BILL_BENCH_DIST ?? '/tmp/bench-dist');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const RUNS = Number(process.env.BILL_BENCH_RUNS ?? 5);
 const PROFILE = Boolean(process.env.BILL_BENCH_PROFILE);
+/** Where to keep the raw CPU profiles (Chrome DevTools' Performance panel opens them). */
+const PROFILE_DIR = process.env.BILL_BENCH_PROFILE_DIR;
 const DEBUG = Boolean(process.env.BILL_BENCH_DEBUG);
 const TRACE = Boolean(process.env.BILL_BENCH_TRACE);
 /** Appended to the history list's address (flags for an experimental build; empty normally). */
@@ -510,6 +513,10 @@ async function profiled<T>(cdp: CDPSession | undefined, label: string, work: () 
     return await work();
   } finally {
     const { profile } = (await cdp.send('Profiler.stop')) as unknown as { profile: CpuProfile };
+    if (PROFILE_DIR) {
+      fs.mkdirSync(PROFILE_DIR, { recursive: true });
+      fs.writeFileSync(path.join(PROFILE_DIR, `${label.replace(/[^\w]+/g, '-').slice(0, 40)}-${Date.now()}.cpuprofile`), JSON.stringify(profile));
+    }
     await addProfile(label, profile);
   }
 }

@@ -161,6 +161,32 @@ describe('bills in the browser', () => {
     await expect.poll(() => cell(bill, 0, 'purchasePrice').innerText()).toBe('7.00000');
     await expect.poll(() => summary(bill, 'qty').innerText()).toBe('4.00');
     await page.keyboard.press('Escape');
+    // The grid follows the shell's theme and language without being made again (the lines stay).
+    const gridBackground = () => bill.locator('.ag-root-wrapper').evaluate((el) => getComputedStyle(el).backgroundColor);
+    const summaryLabel = () => bill.locator('.ag-row-pinned [col-id="0"]').innerText();
+    const light = await gridBackground();
+    expect(await summaryLabel()).toBe('合计');
+    const pickTheme = async (name: string) => {
+      await page.getByTestId('theme-switcher').click();
+      await page.locator(`[data-theme-option="${name}"]`).click();
+      await page.keyboard.press('Escape');
+    };
+    const pickLanguage = async (name: string) => {
+      await page.getByTestId('language-switch').click();
+      await page.getByRole('menuitem', { name }).click();
+    };
+    try {
+      await pickTheme('dark');
+      await expect.poll(gridBackground).not.toBe(light);
+      await pickLanguage('English');
+      await expect.poll(summaryLabel).toBe('Total');
+      expect(await cell(bill, 0, 'qty').innerText()).toBe('4.00');
+    } finally {
+      await pickLanguage('简体中文');
+      await pickTheme('default');
+    }
+    await expect.poll(gridBackground).toBe(light);
+    await expect.poll(summaryLabel).toBe('合计');
   });
 
   test('purchase inbound pulled from the order, submitted, approved and posted', async () => {
