@@ -23,13 +23,15 @@
  * Two browser setups, like form-bench: 60 Hz (a frame waits for the next vsync, up to 16.7 ms,
  * whatever the page does) and the frame-rate limit off (next frame as soon as the page's work is
  * done — the page's own cost). A third, the control, runs the same steps at 60 Hz on a 10-line
- * draft (row 0), so what the 1,000 lines cost shows apart from what the page costs anyway.
+ * draft (row 0), so what the 1,000 lines cost shows apart from what the page costs anyway. A
+ * fourth, `link`, opens the 1,000-line bill over an emulated office link (20 Mbit/s down, 5 up,
+ * 30 ms round trip), where the bytes the server sends, not the page, decide the open.
  * Long animation frames (LoAF) of the open are summed (scripts, forced style/layout, rendering).
  *
  *   npx tsx tests/bench/bill-bench.ts        (or npm run bench -- bill)
  *   BILL_BENCH_REUSE=1   reuse an existing build in BILL_BENCH_DIST instead of building
  *   BILL_BENCH_RUNS=n    runs per setup (default 5)
- *   BILL_BENCH_SETUPS=…  some of vsync,uncapped,control (default all three)
+ *   BILL_BENCH_SETUPS=…  some of vsync,uncapped,control,link (default all four)
  *   BILL_BENCH_QUERY=q   appended to the history list's address (flags of an experimental build)
  *   BILL_BENCH_DEBUG=1   per run: the calls after the click, the open's long frames and their
  *                        scripts (mapped to sources), each key's and commit's latency
@@ -771,6 +773,8 @@ const ALL_SETUPS = [
   { key: 'vsync', name: '60 Hz vsync', unthrottled: false, bill: 'big' },
   { key: 'uncapped', name: 'no frame-rate cap', unthrottled: true, bill: 'big' },
   { key: 'control', name: `control: a ${CONTROL_LINES}-line bill, 60 Hz vsync`, unthrottled: false, bill: 'small' },
+  // A branch office's line to the server, as Chrome's network emulation gives it (bytes on the wire).
+  { key: 'link', name: 'an office link (20 Mbit/s down, 5 up, 30 ms round trip), no frame-rate cap', unthrottled: true, bill: 'big', link: { latency: 30, down: 20e6 / 8, up: 5e6 / 8 } },
 ] as const;
 const SETUPS = process.env.BILL_BENCH_SETUPS ? ALL_SETUPS.filter((s) => process.env.BILL_BENCH_SETUPS!.split(',').includes(s.key)) : ALL_SETUPS;
 
@@ -796,6 +800,11 @@ export async function runBillBench(): Promise<SetupFigures[]> {
         await signIn(first, server.url);
         for (let run = 0; run < RUNS; run++) {
           const page = await browser.context.newPage();
+          if ('link' in setup) {
+            const network = await page.context().newCDPSession(page);
+            await network.send('Network.enable');
+            await network.send('Network.emulateNetworkConditions', { offline: false, latency: setup.link.latency, downloadThroughput: setup.link.down, uploadThroughput: setup.link.up });
+          }
           const cdp = PROFILE && setup === SETUPS[0] ? await page.context().newCDPSession(page) : undefined;
           const open = await openBill(page, server.url, historyPath, bill, cdp);
           opens.push(open);
