@@ -33,11 +33,13 @@
  *   BILL_BENCH_RUNS=n    runs per setup (default 5)
  *   BILL_BENCH_SETUPS=…  some of vsync,uncapped,control,link (default all four)
  *   BILL_BENCH_QUERY=q   appended to the history list's address (flags of an experimental build)
- *   BILL_BENCH_DEBUG=1   per run: the calls after the click, the open's long frames and their
- *                        scripts (mapped to sources), each key's and commit's latency
- *   BILL_BENCH_TRACE=1   also a devtools timeline trace of the keystrokes and commits: script,
+ *   BILL_BENCH_DEBUG=1   per run: the calls (and performance.mark entries) after the click, the
+ *                        open's long frames and their scripts (mapped to sources), each key's and
+ *                        commit's latency
+ *   BILL_BENCH_TRACE=1   also a devtools timeline trace of the open, keystrokes and commits: script,
  *                        style, layout, paint per key, and the main thread's tasks by the source
  *                        that posted them (the traced runs' own timings are inflated)
+ *   BILL_BENCH_TRACE_DIR=… also keep those traces there as .json files
  *   BILL_BENCH_PROFILE=1 also a CPU profile (CDP Profiler) of the open and of the commits, self
  *                        time by source function (the build carries hidden source maps)
  *   BILL_BENCH_PROFILE_DIR=… also keep those profiles there as .cpuprofile files
@@ -63,6 +65,8 @@ const PROFILE = Boolean(process.env.BILL_BENCH_PROFILE);
 const PROFILE_DIR = process.env.BILL_BENCH_PROFILE_DIR;
 const DEBUG = Boolean(process.env.BILL_BENCH_DEBUG);
 const TRACE = Boolean(process.env.BILL_BENCH_TRACE);
+/** Where to keep the raw traces (DevTools' Performance panel or ui.perfetto.dev open them). */
+const TRACE_DIR = process.env.BILL_BENCH_TRACE_DIR;
 /** Appended to the history list's address (flags for an experimental build; empty normally). */
 const QUERY = process.env.BILL_BENCH_QUERY ? `?${process.env.BILL_BENCH_QUERY.replace(/^\?/, '')}` : '';
 const LINES = 1000;
@@ -450,7 +454,11 @@ async function addProfile(label: string, profile: CpuProfile): Promise<void> {
 
 /** label → trace event name → [total ms, count]; and how many keys the label covered. */
 const traceTotals = new Map<string, { keys: number; byName: Map<string, [number, number]>; tasks: Map<string, [number, number]>; elements: number; layoutObjects: number }>();
-const TRACE_NAMES = ['EventDispatch', 'FunctionCall', 'TimerFire', 'FireAnimationFrame', 'RunMicrotasks', 'UpdateLayoutTree', 'Layout', 'PrePaint', 'Paint', 'Layerize', 'Commit', 'HitTest', 'ScrollLayer'];
+const TRACE_NAMES = [
+  'EventDispatch', 'FunctionCall', 'TimerFire', 'FireAnimationFrame', 'RunMicrotasks', 'UpdateLayoutTree', 'Layout', 'PrePaint', 'Paint', 'Layerize', 'Commit', 'HitTest', 'ScrollLayer',
+  // What an open adds: code compiled and run, style sheets parsed, garbage collected.
+  'v8.compile', 'v8.compileModule', 'v8.evaluateModule', 'EvaluateScript', 'ParseAuthorStyleSheet', 'MinorGC', 'MajorGC',
+];
 
 /** A devtools timeline trace of `work` (renderer main thread): time by event kind, per key. */
 async function traced<T>(cdp: CDPSession | undefined, label: string, keys: number, work: () => Promise<T>): Promise<T> {
@@ -458,7 +466,7 @@ async function traced<T>(cdp: CDPSession | undefined, label: string, keys: numbe
   const events: Record<string, any>[] = [];
   const onData = (e: { value: Record<string, any>[] }) => events.push(...e.value);
   cdp.on('Tracing.dataCollected', onData);
-  await cdp.send('Tracing.start', { categories: 'devtools.timeline,disabled-by-default-devtools.timeline,toplevel', transferMode: 'ReportEvents' } as never);
+  await cdp.send('Tracing.start', { categories: 'devtools.timeline,disabled-by-default-devtools.timeline,toplevel,blink.user_timing', transferMode: 'ReportEvents' } as never);
   try {
     return await work();
   } finally {
@@ -466,6 +474,10 @@ async function traced<T>(cdp: CDPSession | undefined, label: string, keys: numbe
     await cdp.send('Tracing.end');
     await complete;
     cdp.off('Tracing.dataCollected', onData);
+    if (TRACE_DIR) {
+      fs.mkdirSync(TRACE_DIR, { recursive: true });
+      fs.writeFileSync(path.join(TRACE_DIR, `${label.replace(/[^\w]+/g, '-').slice(0, 40)}-${Date.now()}.json`), JSON.stringify({ traceEvents: events }));
+    }
     const mains = new Set(events.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain').map((e) => `${e.pid}:${e.tid}`));
     const counts = new Map<string, number>();
     for (const e of events) if (mains.has(`${e.pid}:${e.tid}`) && e.name === 'Paint') counts.set(`${e.pid}:${e.tid}`, (counts.get(`${e.pid}:${e.tid}`) ?? 0) + 1);
@@ -536,7 +548,7 @@ function inPage<A>(page: Page, fn: (args: A) => void, args: A): Promise<void> {
 
 const bench = (page: Page) => page.evaluate(() => (window as unknown as BenchWindow).__bill);
 
-async function openBill(page: Page, base: string, historyPath: string, bill: BillCase, cdp?: CDPSession): Promise<OpenFigures> {
+async function openBill(page: Page, base: string, historyPath: string, bill: BillCase, cdp?: CDPSession, tracer?: CDPSession): Promise<OpenFigures> {
   await page.goto(`${base}${historyPath}${QUERY}`);
   const list = page.getByTestId(`list-${RESOURCE}`);
   const view = list.locator(`.erp-grid-row[row-id="${bill.id}"] [data-testid=row-actions] button`, { hasText: '查看' });
@@ -545,12 +557,14 @@ async function openBill(page: Page, base: string, historyPath: string, bill: Bil
   await page.waitForLoadState('networkidle');
   await page.waitForTimeout(500);
   await inPage(page, installOpenWatcher, { resource: RESOURCE, total: shownQty(bill.lines) });
-  await profiled(cdp, 'open (查看 → interactive)', async () => {
-    await view.click();
-    await page.waitForFunction(() => (window as unknown as BenchWindow).__bill.paintedAt !== undefined, null, { timeout: 60_000 });
-    // Room for the quiet window after the grid shows.
-    await page.waitForTimeout(1500);
-  });
+  await traced(tracer, 'open', 1, () =>
+    profiled(cdp, 'open (查看 → interactive)', async () => {
+      await view.click();
+      await page.waitForFunction(() => (window as unknown as BenchWindow).__bill.paintedAt !== undefined, null, { timeout: 60_000 });
+      // Room for the quiet window after the grid shows.
+      await page.waitForTimeout(1500);
+    }),
+  );
   const state = await bench(page);
   const clickAt = state.clickAt!;
   const visibleAt = state.visibleAt!;
@@ -560,17 +574,14 @@ async function openBill(page: Page, base: string, historyPath: string, bill: Bil
   const before = tasks.filter((t) => t.start < visibleAt);
   const entries = await page.evaluate(
     (since) =>
-      (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
+      [...(performance.getEntriesByType('resource') as PerformanceResourceTiming[]), ...performance.getEntriesByType('mark')]
         .filter((e) => e.startTime >= since)
-        .map((e) => ({
-          name: new URL(e.name).pathname,
-          start: e.startTime,
-          end: e.responseEnd,
-          requestStart: e.requestStart,
-          responseStart: e.responseStart,
-          transfer: e.transferSize,
-          decoded: e.decodedBodySize,
-        })),
+        // A mark (performance.mark in an experimental build) is listed with the calls, by its name.
+        .map((e) =>
+          e instanceof PerformanceResourceTiming
+            ? { name: new URL(e.name).pathname, start: e.startTime, end: e.responseEnd, requestStart: e.requestStart, responseStart: e.responseStart, transfer: e.transferSize, decoded: e.decodedBodySize }
+            : { name: `mark ${e.name}`, start: e.startTime, end: e.startTime, requestStart: 0, responseStart: 0, transfer: 0, decoded: 0 },
+        ),
     clickAt,
   );
   const detail = entries.find((e) => e.name.endsWith(`${BASES.salesOut}/detail`));
@@ -806,9 +817,9 @@ export async function runBillBench(): Promise<SetupFigures[]> {
             await network.send('Network.emulateNetworkConditions', { offline: false, latency: setup.link.latency, downloadThroughput: setup.link.down, uploadThroughput: setup.link.up });
           }
           const cdp = PROFILE && setup === SETUPS[0] ? await page.context().newCDPSession(page) : undefined;
-          const open = await openBill(page, server.url, historyPath, bill, cdp);
-          opens.push(open);
           const tracer = TRACE && setup === SETUPS[0] ? await page.context().newCDPSession(page) : undefined;
+          const open = await openBill(page, server.url, historyPath, bill, cdp, tracer);
+          opens.push(open);
           keys.push(await typeAndCommit(page, bill, cdp, tracer));
           if (DEBUG) {
             console.log(`[${setup.name} run ${run + 1}] open ${ms(open.visible)}; calls after the click:\n    ${open.calls.join('\n    ')}`);

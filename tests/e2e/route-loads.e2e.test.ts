@@ -251,12 +251,13 @@ describe('what each route loads', () => {
     expect(bill.billNo).toBeTruthy();
     const { page } = browser;
     const history = seededLeaves().find((leaf) => leaf.code === 'salesOut')!.historyPath!;
+    // The editor's code is held back from the start (the list would otherwise load it in idle
+    // time): the bill's read must go out while it loads.
+    const releaseDrawer = await holdFile(page, chunkFile('renderer/document/DocumentDrawer.tsx'));
     await page.goto(`${server.url}${history}`);
     const view = page.locator(`.erp-grid-row[row-id="${bill.id}"] [data-testid=row-actions] button`, { hasText: '查看' });
     await view.waitFor();
     await settle(page);
-    // The editor's code is held back: the bill's read must go out meanwhile.
-    const releaseDrawer = await holdFile(page, chunkFile('renderer/document/DocumentDrawer.tsx'));
     const requests = recordRequests(page);
     try {
       const detail = page.waitForRequest((request) => new URL(request.url()).pathname === `/api${BASES.salesOut}/detail`, { timeout: 15_000 });
@@ -269,6 +270,46 @@ describe('what each route loads', () => {
     await page.unrouteAll({ behavior: 'wait' });
     requests.stop();
     expect(requests.calls.filter((call) => call.startsWith(`/api${BASES.salesOut}/detail?`)), requests.calls.join('\n')).toHaveLength(1);
+    await page.keyboard.press('Escape');
+  });
+  test("a bill list loads the bill editor's code and schemas in idle time: 查看 then fetches none", async () => {
+    const api = await signedIn(server.url);
+    const w = await makeWorld(api, { goods: 1 });
+    const draft = expectOk<{ id: string }>(
+      await api.post(`${BASES.salesOut}/draft`, { customerId: w.customers[0], depotId: w.depots[0], bodyList: lines(w, [{ goods: w.goods[0], qty: '3', taxPrice: '1.13', taxRate: '13' }]) }),
+    );
+    const bill = expectOk<{ id: string; billNo: string }>(await api.get(`${BASES.salesOut}/detail`, { id: draft.id }));
+    const { page, context } = browser;
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.clearBrowserCache');
+    const manifest = JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as Record<string, ManifestChunk>;
+    const drawer = 'renderer/document/DocumentDrawer.tsx';
+    // The drawer's chunk and those it imports (the editor with ag-grid among them).
+    const editorCode = [drawer, ...(manifest[drawer]!.imports ?? [])].map((key) => `/${manifest[key]!.file}`);
+    const requests = recordRequests(page);
+    const prefetched = page.waitForRequest((request) => new URL(request.url()).pathname === editorCode[0], { timeout: 15_000 });
+    const history = seededLeaves().find((leaf) => leaf.code === 'salesOut')!.historyPath!;
+    await page.goto(`${server.url}${history}`);
+    const view = page.locator(`.erp-grid-row[row-id="${bill.id}"] [data-testid=row-actions] button`, { hasText: '查看' });
+    await view.waitFor();
+    // Nothing clicked yet: the list asks for the editor's code once its rows are on screen.
+    await prefetched;
+    await settle(page);
+    requests.stop();
+    for (const file of editorCode) expect(requests.assets, file).toContain(file);
+    const schemasBefore = requests.calls.filter((call) => call.startsWith('/api/erp-meta/resource?')).map((call) => new URLSearchParams(call.split('?')[1]).get('name'));
+    expect(schemasBefore).toEqual(expect.arrayContaining(['sales-out-body', 'goods']));
+
+    const opening = recordRequests(page);
+    await view.click();
+    await expect.poll(() => page.getByTestId('bill-no').innerText(), { timeout: 15_000 }).toBe(bill.billNo);
+    const qty = page.locator('[data-testid="document-sales-out"] .ag-row[row-index="0"]:not(.ag-row-pinned) .ag-cell[col-id="qty"]').first();
+    await expect.poll(() => qty.innerText(), { timeout: 15_000 }).toBe('3.00');
+    opening.stop();
+    // The open fetched the bill, and none of the editor's code nor the schemas its grid reads.
+    for (const file of editorCode) expect(opening.assets, file).not.toContain(file);
+    expect(opening.calls.filter((call) => /[?&]name=(sales-out-body|goods)(&|$)/.test(call)), opening.calls.join('\n')).toEqual([]);
+    expect(opening.calls.filter((call) => call.startsWith(`/api${BASES.salesOut}/detail?`))).toHaveLength(1);
     await page.keyboard.press('Escape');
   });
 });
