@@ -470,16 +470,21 @@ function nextCellOnEnter(params: SuppressKeyboardEventParams<GridLine>): boolean
   params.event.preventDefault();
   const { api } = params;
   const from = api.getFocusedCell();
-  // Keep the focus in the grid while the editor goes away.
-  (params.event.target as HTMLElement | null)?.closest<HTMLElement>('.ag-cell')?.focus({ preventScroll: true });
-  api.stopEditing();
   const next = from ? nextEditableCell(api, from.rowIndex, from.column.getColId()) : undefined;
-  if (!next) return true;
-  // Brought into view only when the move can leave it out of view: both calls read the grid's
-  // scroll position, which after the edit's DOM writes forces a style and layout pass.
+  if (!next) {
+    // Keep the focus in the grid while the editor goes away.
+    (params.event.target as HTMLElement | null)?.closest<HTMLElement>('.ag-cell')?.focus({ preventScroll: true });
+    api.stopEditing();
+    return true;
+  }
+  // The focus moves on before the edit stops: bringing the next cell into view and ag-grid's
+  // focus() of it (which scrolls it into view) read the layout, and before the edit's DOM writes
+  // (the committed cell, its row, the summary) that layout is still clean. A move within the grid
+  // leaves the editor open; stopEditing then commits it.
   if (next.rowIndex !== from?.rowIndex) api.ensureIndexVisible(next.rowIndex);
   if (scrollsSideways(api, params.context as LineGridContext)) api.ensureColumnVisible(next.colId);
   api.setFocusedCell(next.rowIndex, next.colId);
+  api.stopEditing();
   requestAnimationFrame(() =>
     setTimeout(() => {
       const focused = api.isDestroyed() ? null : api.getFocusedCell();
