@@ -480,7 +480,8 @@ function nextCellOnEnter(params: SuppressKeyboardEventParams<GridLine>): boolean
   // The focus moves on before the edit stops: bringing the next cell into view and ag-grid's
   // focus() of it (which scrolls it into view) read the layout, and before the edit's DOM writes
   // (the committed cell, its row, the summary) that layout is still clean. A move within the grid
-  // leaves the editor open; stopEditing then commits it.
+  // leaves the editor open; stopEditing then commits it. Brought into view only when the move
+  // can leave it out of view (both calls read the grid's scroll position).
   if (next.rowIndex !== from?.rowIndex) api.ensureIndexVisible(next.rowIndex);
   if (scrollsSideways(api, params.context as LineGridContext)) api.ensureColumnVisible(next.colId);
   api.setFocusedCell(next.rowIndex, next.colId);
