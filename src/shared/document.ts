@@ -19,6 +19,12 @@ export function documentOf(resource: ResourceFile | undefined): DocumentDef | un
   return resource?.document;
 }
 
+/** The resource a bill's lines are rows of (`x-lines` on its lines field), if it has lines. */
+export function linesResourceOf(resource: ResourceFile): string | undefined {
+  const field = resource.document?.lines;
+  return field ? (resource.entity.properties[field]?.['x-lines'] as string | undefined) : undefined;
+}
+
 export function transitionOf(doc: DocumentDef, action: string): TransitionDef | undefined {
   return doc.transitions.find((t) => t.action === action);
 }

@@ -101,6 +101,16 @@ async function holdFile(page: Page, file: string): Promise<() => void> {
   return release;
 }
 
+/** A sales-out draft of one line of `qty` goods, as its detail call answers it. */
+async function salesOutDraft(serverUrl: string, qty: string): Promise<{ id: string; billNo: string }> {
+  const api = await signedIn(serverUrl);
+  const w = await makeWorld(api, { goods: 1 });
+  const draft = expectOk<{ id: string }>(
+    await api.post(`${BASES.salesOut}/draft`, { customerId: w.customers[0], depotId: w.depots[0], bodyList: lines(w, [{ goods: w.goods[0], qty, taxPrice: '1.13', taxRate: '13' }]) }),
+  );
+  return expectOk<{ id: string; billNo: string }>(await api.get(`${BASES.salesOut}/detail`, { id: draft.id }));
+}
+
 describe('what each route loads', () => {
   let server: TestServer;
   let browser: Browser;
@@ -242,12 +252,7 @@ describe('what each route loads', () => {
   });
 
   test("a bill's 查看 reads the bill while the editor's code loads, once", async () => {
-    const api = await signedIn(server.url);
-    const w = await makeWorld(api, { goods: 1 });
-    const draft = expectOk<{ id: string }>(
-      await api.post(`${BASES.salesOut}/draft`, { customerId: w.customers[0], depotId: w.depots[0], bodyList: lines(w, [{ goods: w.goods[0], qty: '2', taxPrice: '1.13', taxRate: '13' }]) }),
-    );
-    const bill = expectOk<{ id: string; billNo: string }>(await api.get(`${BASES.salesOut}/detail`, { id: draft.id }));
+    const bill = await salesOutDraft(server.url, '2');
     expect(bill.billNo).toBeTruthy();
     const { page } = browser;
     const history = seededLeaves().find((leaf) => leaf.code === 'salesOut')!.historyPath!;
@@ -273,12 +278,7 @@ describe('what each route loads', () => {
     await page.keyboard.press('Escape');
   });
   test("a bill list loads the bill editor's code and schemas in idle time: 查看 then fetches none", async () => {
-    const api = await signedIn(server.url);
-    const w = await makeWorld(api, { goods: 1 });
-    const draft = expectOk<{ id: string }>(
-      await api.post(`${BASES.salesOut}/draft`, { customerId: w.customers[0], depotId: w.depots[0], bodyList: lines(w, [{ goods: w.goods[0], qty: '3', taxPrice: '1.13', taxRate: '13' }]) }),
-    );
-    const bill = expectOk<{ id: string; billNo: string }>(await api.get(`${BASES.salesOut}/detail`, { id: draft.id }));
+    const bill = await salesOutDraft(server.url, '3');
     const { page, context } = browser;
     const cdp = await context.newCDPSession(page);
     await cdp.send('Network.clearBrowserCache');

@@ -6,7 +6,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Button, Flex, Result, Spin, Tabs, Tag, Typography, theme } from 'antd';
 import PrinterOutlined from '@ant-design/icons/es/icons/PrinterOutlined';
-import { documentOf, NEW_BILL } from '../../../shared/document.ts';
+import { documentOf, linesResourceOf, NEW_BILL } from '../../../shared/document.ts';
 import type { ResourceFile } from '../../../shared/resource.ts';
 import { ApiError, http } from '../../api/http.ts';
 import { LineGrid } from '../../bespoke/lines/LineGrid.tsx';
@@ -49,7 +49,7 @@ export function DocumentEditor({ resource, billId, onChanged, hideActions }: Doc
   const { modal, message } = useFeedback();
   const { token } = theme.useToken();
   const language = useSettings((s) => s.language);
-  const lineResourceName = doc.lines ? (resource.entity.properties[doc.lines]?.['x-lines'] as string | undefined) : undefined;
+  const lineResourceName = linesResourceOf(resource);
   const lineResource = useResource(lineResourceName).resource;
   const places = useMemo(() => ({ price: decimalPlaces('price'), amount: decimalPlaces('amount'), quantity: decimalPlaces('quantity') }), []);
   // The line grid's columns (none for a bill without lines, a prepayment), the same while the

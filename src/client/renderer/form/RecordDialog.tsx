@@ -1,5 +1,5 @@
 import { lazy, Suspense } from 'react';
-import { documentOf } from '../../../shared/document.ts';
+import { linesResourceOf } from '../../../shared/document.ts';
 import type { ResourceFile } from '../../../shared/resource.ts';
 import { SuspenseProgress } from '../../app/ProgressBar.tsx';
 import { loadResource } from '../common/useResource.ts';
@@ -59,12 +59,6 @@ export function prefetchRecordDialog(resource: ResourceFile): void {
   };
   if (window.requestIdleCallback) window.requestIdleCallback(load, { timeout: 2_000 });
   else window.setTimeout(load, 200);
-}
-
-/** The resource a bill's lines are rows of (`x-lines` on its lines field), if it has lines. */
-function linesResourceOf(resource: ResourceFile): string | undefined {
-  const field = documentOf(resource)?.lines;
-  return field ? (resource.entity.properties[field]?.['x-lines'] as string | undefined) : undefined;
 }
 
 /** Which record dialog a page has open: add (with preset values), edit or view of an id. */
