@@ -2,6 +2,7 @@ import { memo, useCallback, useLayoutEffect, useRef, type KeyboardEvent } from '
 import CloseCircleFilled from '@ant-design/icons/es/icons/CloseCircleFilled';
 import { rt } from '../common/i18n.ts';
 import type { EditorProps } from './types.ts';
+import { typeQuietly } from './quietTyping.ts';
 import './plainTextInput.css';
 
 const asText = (value: unknown): string => (value === null || value === undefined ? '' : String(value));
@@ -10,7 +11,8 @@ const asText = (value: unknown): string => (value === null || value === undefine
  * The form's single-line text editor: a native input drawn as antd's outlined Input (same box,
  * states and clear button, from antd's CSS variables) whose typed text lives in the DOM until
  * it is committed on blur, Enter or clear. A keystroke runs no React render at all — antd's
- * Input re-rendered itself and its style hooks on every key (issue 17: keystroke → next frame).
+ * Input re-rendered itself and its style hooks on every key — nor React's event dispatch: its
+ * typing events go to this editor alone (quietTyping.ts; issue 17: keystroke → next frame).
  */
 export const PlainTextInput = memo(function PlainTextInput(props: EditorProps) {
   const { id, spec, disabled, invalid, placeholder, onCommit, onPending } = props;
@@ -23,6 +25,18 @@ export const PlainTextInput = memo(function PlainTextInput(props: EditorProps) {
   const markFilled = useCallback((text: string) => {
     boxRef.current?.toggleAttribute('data-filled', text !== '');
   }, []);
+
+  // What is typed marks the box filled (the clear button) and the field pending, outside React.
+  const latestPending = useRef(onPending);
+  latestPending.current = onPending;
+  useLayoutEffect(() => {
+    const input = inputRef.current;
+    if (!input) return;
+    return typeQuietly(input, (text) => {
+      markFilled(text);
+      latestPending.current?.(text);
+    });
+  }, [markFilled]);
 
   // A value from outside (a fill, a restored draft, a commit) replaces what the input shows.
   useLayoutEffect(() => {
@@ -62,11 +76,6 @@ export const PlainTextInput = memo(function PlainTextInput(props: EditorProps) {
         placeholder={placeholder}
         maxLength={maxLength}
         aria-invalid={invalid || undefined}
-        onInput={(event) => {
-          const text = event.currentTarget.value;
-          markFilled(text);
-          onPending?.(text);
-        }}
         onBlur={commit}
         onKeyDown={(event: KeyboardEvent<HTMLInputElement>) => {
           if (event.key === 'Enter' && !event.nativeEvent.isComposing) commit();
