@@ -3,6 +3,7 @@ import { Input } from 'antd';
 import type { EditorProps } from './types.ts';
 import { useLocalValue } from './useLocalValue.ts';
 import { PlainTextInput } from './PlainTextInput.tsx';
+import { PlainTextArea } from './PlainTextArea.tsx';
 
 const asText = (value: unknown): string => (value === null || value === undefined ? '' : String(value));
 
@@ -34,6 +35,11 @@ const AntdTextEditor = memo(function AntdTextEditor(props: EditorProps) {
 
 /** Long text; commits on blur. */
 export const TextAreaEditor = memo(function TextAreaEditor(props: EditorProps) {
+  return props.compact ? <AntdTextAreaEditor {...props} /> : <PlainTextArea {...props} />;
+});
+
+/** A line cell's long text: antd's TextArea, the typed text in React state. */
+const AntdTextAreaEditor = memo(function AntdTextAreaEditor(props: EditorProps) {
   const { id, spec, disabled, invalid, placeholder, onCommit, onPending } = props;
   const { local, change, commit } = useLocalValue(asText(props.value), onCommit, onPending);
   const maxLength = typeof spec.prop.maxLength === 'number' ? spec.prop.maxLength : undefined;

@@ -20,11 +20,11 @@ function onTyping(event: Event): void {
   const onText = target ? fields.get(target) : undefined;
   if (!onText) return;
   event.stopPropagation();
-  if (event.type === 'input') onText((target as HTMLInputElement).value);
+  if (event.type === 'input') onText((target as HTMLInputElement | HTMLTextAreaElement).value);
 }
 
 /** Routes the input's typing events to `onText` alone; call the answer to stop. */
-export function typeQuietly(input: HTMLInputElement, onText: (text: string) => void): () => void {
+export function typeQuietly(input: HTMLInputElement | HTMLTextAreaElement, onText: (text: string) => void): () => void {
   if (!listening) {
     listening = true;
     for (const type of TYPING_EVENTS) window.addEventListener(type, onTyping, true);
