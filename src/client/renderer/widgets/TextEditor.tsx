@@ -4,8 +4,7 @@ import type { EditorProps } from './types.ts';
 import { useLocalValue } from './useLocalValue.ts';
 import { PlainTextInput } from './PlainTextInput.tsx';
 import { PlainTextArea } from './PlainTextArea.tsx';
-
-const asText = (value: unknown): string => (value === null || value === undefined ? '' : String(value));
+import { asText } from './useTypedText.ts';
 
 /** Single-line text and passwords; commits on blur and on Enter. */
 export const TextEditor = memo(function TextEditor(props: EditorProps) {

@@ -2,7 +2,8 @@ import { useCallback, useLayoutEffect, useRef } from 'react';
 import type { EditorProps } from './types.ts';
 import { typeQuietly } from './quietTyping.ts';
 
-const asText = (value: unknown): string => (value === null || value === undefined ? '' : String(value));
+/** A field value as the text an editor shows (nothing: empty). */
+export const asText = (value: unknown): string => (value === null || value === undefined ? '' : String(value));
 
 /**
  * What the plain text editors (PlainTextInput, PlainTextArea) share: the typed text lives in the
