@@ -659,7 +659,8 @@ async function goToRow(page: Page, target: number): Promise<void> {
 async function typeAndCommit(page: Page, bill: BillCase, cdp?: CDPSession, tracer?: CDPSession): Promise<KeyFigures> {
   const { row } = bill;
   await inPage(page, installKeyWatcher, { resource: RESOURCE });
-  await goToRow(page, row);
+  // Paging down to the row: ~40 PageDowns, each drawing a new page of rows.
+  await traced(tracer, 'navigation (PageDown, arrows)', Math.ceil(row / 12), () => profiled(cdp, `navigation to row ${row} (PageDown, arrows)`, () => goToRow(page, row)));
   await page.waitForTimeout(300);
 
   // Keystrokes: 20 digits into the qty editor of row 500.

@@ -328,6 +328,14 @@ describe('master-data dialogs', () => {
     await expect.poll(() => clear.isVisible()).toBe(true);
     // (Playwright inserts the Chinese text as an IME would, without keys; the space and letters are keys.)
     expect(await page.evaluate(() => (window as unknown as { typingSeen: Record<string, number> }).typingSeen)).toEqual({ keydown: 3 });
+    // The toasts (loaded at the first key) have a box of their own: a portal into <body> would have
+    // React listen there too, and dispatch every event of the page once more.
+    await expect.poll(() => page.locator('body > .erp-toast-root').count()).toBe(1);
+    const cdp = await page.context().newCDPSession(page);
+    const { result: body } = await cdp.send('Runtime.evaluate', { expression: 'document.body' });
+    const { listeners } = await cdp.send('DOMDebugger.getEventListeners', { objectId: body.objectId! });
+    expect(listeners.map((listener) => listener.type).filter((type) => ['keydown', 'input', 'click', 'pointermove'].includes(type))).toEqual([]);
+    await cdp.detach();
     await clear.click();
     await expect.poll(() => input.inputValue()).toBe('');
     await expect.poll(() => fieldError(dialog, 'paramName').innerText()).toBe('请输入参数名称');
