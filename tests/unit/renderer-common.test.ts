@@ -74,6 +74,20 @@ describe('formatCell: numbers by the configured places, grouping, 0.00 for zero'
     expect(formatDecimal('-0.004', 2)).toBe('0.00');
   });
 
+  test('figures formatted again (kept from the first time) read the same, by places and by value, past the kept limit too', async () => {
+    const { formatDecimal } = m.format;
+    const { formatAmount } = await import('../../src/shared/money/format.ts');
+    const values: unknown[] = ['1.005', 1.005, '1234567.891', -0.5, '', ' ', 'abc', 0, '0', null, undefined, '12.5', 12.5, '-1234.5'];
+    for (const round of [1, 2]) {
+      for (const value of values) for (const places of [0, 2, 5]) expect(formatDecimal(value, places), `${round}: ${String(value)} at ${places}`).toBe(formatAmount(value, places));
+    }
+    expect(formatDecimal('2.345', 2)).toBe('2.35');
+    expect(formatDecimal('2.345', 1)).toBe('2.3');
+    // More distinct figures than are kept: the oldest are dropped, nothing changes.
+    for (let n = 0; n < 12_000; n++) expect(formatDecimal(`${n}.125`, 2)).toBe(formatAmount(`${n}.125`, 2));
+    expect(formatDecimal('2.345', 2)).toBe('2.35');
+  });
+
   test('dictionary labels (multi values too), dates, percent and masked phones', () => {
     const r = resource();
     const { formatCell } = m.format;

@@ -19,8 +19,21 @@ export function decimalPlaces(kind: DecimalKind): number {
  * (spec §9). The logic lives in src/shared/money so the server prints the same figures.
  */
 export function formatDecimal(value: unknown, places: number): string {
-  return formatAmount(value, places);
+  if (typeof value !== 'string' && typeof value !== 'number') return formatAmount(value, places);
+  // Grids format the same few figures over and over (each drawn row's cells on every scroll step,
+  // a line's cells and the summary on every commit); exact decimal rounding is the costly part.
+  const key = `${places}|${typeof value === 'number' ? 'n' : 's'}${value}`;
+  let text = formatted.get(key);
+  if (text === undefined) {
+    if (formatted.size >= FORMATTED_LIMIT) formatted.clear();
+    text = formatAmount(value, places);
+    formatted.set(key, text);
+  }
+  return text;
 }
+
+const FORMATTED_LIMIT = 10_000;
+const formatted = new Map<string, string>();
 
 export function maskPhone(value: string): string {
   return value.length >= 7 ? `${value.slice(0, 3)}${'*'.repeat(value.length - 7)}${value.slice(-4)}` : value;
