@@ -317,6 +317,10 @@ describe('master-data dialogs', () => {
     const clear = box.getByRole('button', { name: '清除' });
     await input.click();
     expect(await clear.isVisible()).toBe(false);
+    // The placeholder shows while the field is empty, and only then (its attribute goes with the first
+    // character: Chrome restyles an input's placeholder on every keystroke while it has one).
+    const placeholder = () => input.getAttribute('placeholder');
+    expect(await placeholder()).toBe('请输入参数名称');
     // What gets past the window while typing (React listens at its root and at the dialog's portal
     // container): the keys, but none of the typing events (quietTyping.ts).
     await page.evaluate(() => {
@@ -326,6 +330,7 @@ describe('master-data dialogs', () => {
     });
     await page.keyboard.type('先输入的名称 ab');
     await expect.poll(() => clear.isVisible()).toBe(true);
+    expect(await placeholder()).toBeNull();
     // (Playwright inserts the Chinese text as an IME would, without keys; the space and letters are keys.)
     expect(await page.evaluate(() => (window as unknown as { typingSeen: Record<string, number> }).typingSeen)).toEqual({ keydown: 3 });
     // The toasts (loaded at the first key) have a box of their own: a portal into <body> would have
@@ -338,6 +343,7 @@ describe('master-data dialogs', () => {
     await cdp.detach();
     await clear.click();
     await expect.poll(() => input.inputValue()).toBe('');
+    expect(await placeholder()).toBe('请输入参数名称');
     await expect.poll(() => fieldError(dialog, 'paramName').innerText()).toBe('请输入参数名称');
     expect(await clear.isVisible()).toBe(false);
     expect(await input.evaluate((element) => element === document.activeElement)).toBe(true);

@@ -18,16 +18,16 @@ export const PlainTextInput = memo(function PlainTextInput(props: EditorProps) {
   const markFilled = useCallback((text: string, input: HTMLInputElement) => {
     input.parentElement?.toggleAttribute('data-filled', text !== '');
   }, []);
-  const { ref: inputRef, commit, fieldProps } = useTypedText<HTMLInputElement>(props, markFilled);
+  const { ref: inputRef, commit, shown, fieldProps } = useTypedText<HTMLInputElement>(props, markFilled);
 
   const clear = useCallback(() => {
     const input = inputRef.current;
     if (!input) return;
     input.value = '';
-    markFilled('', input);
+    shown(input);
     onCommit('');
     input.focus();
-  }, [inputRef, markFilled, onCommit]);
+  }, [inputRef, shown, onCommit]);
 
   return (
     <span
