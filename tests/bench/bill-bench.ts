@@ -36,11 +36,11 @@
  *   BILL_BENCH_DEBUG=1   per run: the calls (and performance.mark entries) after the click, the
  *                        open's long frames and their scripts (mapped to sources), each key's and
  *                        commit's latency
- *   BILL_BENCH_TRACE=1   also a devtools timeline trace of the open, keystrokes and commits: script,
+ *   BILL_BENCH_TRACE=1   also a devtools timeline trace of the open, the paging to the row, keystrokes and commits: script,
  *                        style, layout, paint per key, and the main thread's tasks by the source
  *                        that posted them (the traced runs' own timings are inflated)
  *   BILL_BENCH_TRACE_DIR=… also keep those traces there as .json files
- *   BILL_BENCH_PROFILE=1 also a CPU profile (CDP Profiler) of the open and of the commits, self
+ *   BILL_BENCH_PROFILE=1 also a CPU profile (CDP Profiler) of the open, the paging, the keystrokes and the commits, self
  *                        time by source function (the build carries hidden source maps)
  *   BILL_BENCH_PROFILE_DIR=… also keep those profiles there as .cpuprofile files
  */
