@@ -1,3 +1,4 @@
+/// <reference types="vite/client" />
 declare module 'virtual:menu-icons' {
   import type { ComponentType } from 'react';
   import type { AntdIconProps } from '@ant-design/icons/es/components/AntdIcon';

@@ -76,7 +76,7 @@ const ROW = 500;
 const CONTROL_LINES = 10;
 const KEYSTROKES = 20;
 const KEY_GAP_MS = 100;
-/** More than ag-grid's page-key throttle (100 ms). */
+/** Page keys 120 ms apart (as when ag-grid, which took one per 100 ms, drew the lines: figures stay comparable). */
 const PAGE_KEY_GAP_MS = 120;
 const COMMITS = 10;
 const RESOURCE = 'sales-out';
@@ -272,8 +272,8 @@ function installOpenWatcher(args: { resource: string; total: string }): void {
   const ready = () => {
     const doc = document.querySelector(`[data-testid="document-${args.resource}"]`);
     if (!doc) return false;
-    if (!doc.querySelector('.ag-row[row-index="0"]:not(.ag-row-pinned) .ag-cell[col-id="qty"]')?.textContent) return false;
-    return doc.querySelector('.ag-row-pinned .ag-cell[col-id="qty"]')?.textContent?.trim() === args.total;
+    if (!doc.querySelector('[data-testid="line-grid"] .erp-grid-row[row-index="0"] .erp-grid-cell[col-id="qty"]')?.textContent) return false;
+    return doc.querySelector('[data-testid="line-grid"] .erp-grid-row-pinned .erp-grid-cell[col-id="qty"]')?.textContent?.trim() === args.total;
   };
   const tick = () => {
     if (ready()) {
@@ -305,14 +305,14 @@ function installKeyWatcher(args: { resource: string }): void {
     channel.port2.postMessage(null);
   };
   const total = () =>
-    document.querySelector(`[data-testid="document-${args.resource}"] .ag-row-pinned .ag-cell[col-id="qty"]`)?.textContent?.trim();
+    document.querySelector(`[data-testid="document-${args.resource}"] [data-testid="line-grid"] .erp-grid-row-pinned .erp-grid-cell[col-id="qty"]`)?.textContent?.trim();
   document.addEventListener(
     'keydown',
     (event) => {
       const began = event.timeStamp;
       const mode = state.recording;
       if (event.key === 'PageDown') {
-        const rowOf = () => document.activeElement?.closest('.ag-row')?.getAttribute('row-index');
+        const rowOf = () => document.querySelector(`[data-testid="document-${args.resource}"] .erp-line-active`)?.closest('.erp-grid-row')?.getAttribute('row-index');
         const from = rowOf();
         const poll = () => {
           if (rowOf() !== from) state.pageDown.push(performance.now() - began);
@@ -615,12 +615,19 @@ async function openBill(page: Page, base: string, historyPath: string, bill: Bil
 }
 
 /** The qty cell of a line (not the summary row), inside the bill. */
-const cellSelector = (row: number, col = 'qty') => `[data-testid="document-${RESOURCE}"] .ag-row[row-index="${row}"]:not(.ag-row-pinned) .ag-cell[col-id="${col}"]`;
-const indexCell = (row: number) => `[data-testid="document-${RESOURCE}"] .ag-row[row-index="${row}"]:not(.ag-row-pinned) .ag-cell.erp-line-index`;
-const editorInput = `[data-testid="document-${RESOURCE}"] .ag-cell-inline-editing input`;
+const cellSelector = (row: number, col = 'qty') => `[data-testid="document-${RESOURCE}"] [data-testid="line-grid"] .erp-grid-row[row-index="${row}"] .erp-grid-cell[col-id="${col}"]`;
+const indexCell = (row: number) => `[data-testid="document-${RESOURCE}"] [data-testid="line-grid"] .erp-grid-row[row-index="${row}"] .erp-grid-cell.erp-line-index`;
+const editorInput = `[data-testid="document-${RESOURCE}"] .erp-line-editing input`;
+
+/** The active cell's row while the line grid has the focus (−1 when the focus is elsewhere). */
+function activeRowInPage(resource: string): number {
+  const grid = document.querySelector(`[data-testid="document-${resource}"] [role="grid"]`);
+  if (!grid || !grid.contains(document.activeElement)) return -1;
+  return Number(grid.querySelector('.erp-line-active')?.closest('.erp-grid-row')?.getAttribute('row-index') ?? -1);
+}
 
 async function focusedRow(page: Page): Promise<number> {
-  return page.evaluate(() => Number(document.activeElement?.closest('.ag-row')?.getAttribute('row-index') ?? -1));
+  return page.evaluate(activeRowInPage, RESOURCE);
 }
 
 /** Row `target` brought into view with the grid's own keyboard navigation (PageDown, then arrows). */
@@ -640,17 +647,23 @@ async function goToRow(page: Page, target: number): Promise<void> {
       throw new Error(`grid lost focus while navigating (focus on ${active}, ${guard} keys pressed)`);
     }
     const key = row < target - 12 ? 'PageDown' : row < target ? 'ArrowDown' : 'ArrowUp';
-    // ag-grid takes one page key per 100 ms and drops the others (against key repeat): a PageDown
-    // pressed as soon as the last one's focus moved was dropped, and its figure read as a 2 s wait.
+    // Page keys 120 ms apart (ag-grid, which drew the lines before, took one per 100 ms and dropped
+    // the others): the figures stay comparable with the earlier sessions'.
     if (key === 'PageDown') {
       await page.waitForTimeout(Math.max(0, lastPageKey + PAGE_KEY_GAP_MS - Date.now()));
       lastPageKey = Date.now();
     }
     await page.keyboard.press(key);
-    // The grid moves the focus once it has rendered the rows it scrolled to; a key pressed before
-    // that is lost, so each key waits for the focus to move.
+    // Each key waits for the active cell to move before the next is pressed.
     await page
-      .waitForFunction((from) => Number(document.activeElement?.closest('.ag-row')?.getAttribute('row-index') ?? -1) !== from, row, { timeout: 2000, polling: 'raf' })
+      .waitForFunction(
+        ({ from, resource }) => {
+          const grid = document.querySelector(`[data-testid="document-${resource}"] [role="grid"]`);
+          return Number(grid?.querySelector('.erp-line-active')?.closest('.erp-grid-row')?.getAttribute('row-index') ?? -1) !== from;
+        },
+        { from: row, resource: RESOURCE },
+        { timeout: 2000, polling: 'raf' },
+      )
       .catch(() => undefined);
   }
   throw new Error(`row ${target} not reached (focused rows: ${seen.slice(0, 80).join(' ')} …)`);
@@ -717,7 +730,7 @@ async function typeAndCommit(page: Page, bill: BillCase, cdp?: CDPSession, trace
   const state = await bench(page);
   const within = (kind: 'keys' | 'commit') => (e: { start: number }) =>
     state.keyStamps.some((k) => k.kind === kind && Math.abs(k.start - e.start) < 1);
-  const finalTotal = await page.locator(`[data-testid="document-${RESOURCE}"] .ag-row-pinned .ag-cell[col-id="qty"]`).innerText();
+  const finalTotal = await page.locator(`[data-testid="document-${RESOURCE}"] [data-testid="line-grid"] .erp-grid-row-pinned .erp-grid-cell[col-id="qty"]`).innerText();
   return {
     keyFrame: state.keyFrame,
     keyPaint: state.keyPaint,

@@ -81,7 +81,7 @@ describe('bills in the browser', () => {
     await typeCell(bill, 1, 'qty', '3');
     await typeCell(bill, 1, 'purchasePrice', '3.33');
     await cell(bill, 2, 'isGift').click();
-    const gift = bill.locator('.ag-cell-inline-editing input[type=checkbox], .ag-cell[col-id="isGift"] input[type=checkbox]').first();
+    const gift = bill.locator('.erp-line-editing input[type=checkbox]').first();
     if (await gift.count()) await gift.check();
     await page.keyboard.press('Enter');
     await expect.poll(() => cell(bill, 2, 'isGift').innerText()).toBe('是');
@@ -104,7 +104,7 @@ describe('bills in the browser', () => {
     await bill.waitFor();
     await addGoods(bill, [names.goods0]);
     await expect.poll(() => rowCount(bill)).toBe(1);
-    const goodsPinned = () => cell(bill, 0, 'commInfoId').evaluate((el) => Boolean(el.closest('.ag-grid-pinned-left-cells')));
+    const goodsPinned = () => cell(bill, 0, 'commInfoId').evaluate((el) => el.classList.contains('erp-grid-pinned-left'));
     // 1,440 px: every column fits, nothing is pinned (each row's pinned cells would be a layer of their own).
     await expect.poll(goodsPinned).toBe(false);
     await page.setViewportSize({ width: 700, height: 900 });
@@ -119,8 +119,8 @@ describe('bills in the browser', () => {
       expect(await cell(bill, 0, 'commInfoId').evaluate((el) => el.getBoundingClientRect().width)).toBeGreaterThanOrEqual(150);
       await screenshot(page, 'bill-lines-700');
       // The columns scroll sideways here: Enter walks the row's editable cells, each brought into view.
-      const editing = bill.locator('.ag-cell-inline-editing');
-      const focusedColumn = () => page.evaluate(() => document.activeElement?.closest('.ag-cell')?.getAttribute('col-id') ?? '');
+      const editing = bill.locator('.erp-line-editing');
+      const focusedColumn = async () => (await bill.locator('.erp-line-active').getAttribute('col-id')) ?? '';
       const inView = () =>
         editing.evaluate((el) => {
           // What shows at the cell's centre is the cell, not the pinned columns or the page beyond the grid.
@@ -139,31 +139,31 @@ describe('bills in the browser', () => {
         walked.push(next);
       }
       expect(walked.length).toBeGreaterThan(3);
-      expect(await cell(bill, 0, 'qty').evaluate((el) => el.closest('.ag-grid-viewport')!.scrollLeft)).toBeGreaterThan(0);
+      expect(await cell(bill, 0, 'qty').evaluate((el) => el.closest('.erp-lines')!.scrollLeft)).toBeGreaterThan(0);
     } finally {
       await page.setViewportSize({ width: 1440, height: 900 });
     }
     await expect.poll(goodsPinned).toBe(false);
     // Chrome's autofill reads the editor's form on every key: it holds the editor alone.
     await cell(bill, 0, 'qty').click();
-    const input = bill.locator('.ag-cell-inline-editing input').first();
+    const input = bill.locator('.erp-line-editing input').first();
     await input.waitFor();
     expect(await input.evaluate((el) => ((el as HTMLInputElement).form ? (el as HTMLInputElement).form!.elements.length : -1))).toBe(1);
     // Enter commits and opens the next editable cell's editor (after the frame showing the commit).
     await input.fill('4');
     await page.keyboard.press('Enter');
-    const editing = bill.locator('.ag-cell-inline-editing');
+    const editing = bill.locator('.erp-line-editing');
     await expect.poll(() => editing.getAttribute('col-id')).toBe('purchasePrice');
     expect(await cell(bill, 0, 'qty').innerText()).toBe('4.00');
-    await expect.poll(() => page.evaluate(() => document.activeElement?.closest('.ag-cell-inline-editing')?.getAttribute('col-id') ?? '')).toBe('purchasePrice');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.closest('.erp-line-editing')?.getAttribute('col-id') ?? '')).toBe('purchasePrice');
     await editing.locator('input').fill('7');
     await page.keyboard.press('Enter');
     await expect.poll(() => cell(bill, 0, 'purchasePrice').innerText()).toBe('7.00000');
     await expect.poll(() => summary(bill, 'qty').innerText()).toBe('4.00');
     await page.keyboard.press('Escape');
     // The grid follows the shell's theme and language without being made again (the lines stay).
-    const gridBackground = () => bill.locator('.ag-root-wrapper').evaluate((el) => getComputedStyle(el).backgroundColor);
-    const summaryLabel = () => bill.locator('.ag-row-pinned [col-id="0"]').innerText();
+    const gridBackground = () => bill.locator('.erp-lines').evaluate((el) => getComputedStyle(el).backgroundColor);
+    const summaryLabel = () => bill.locator('.erp-grid-row-pinned [col-id="__index"]').innerText();
     const light = await gridBackground();
     expect(await summaryLabel()).toBe('合计');
     const pickTheme = async (name: string) => {

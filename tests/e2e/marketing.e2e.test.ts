@@ -44,7 +44,7 @@ describe('营销管理 pages in the browser', () => {
   });
 
   const flows = billFlows({ page: () => page, url: () => server.url, browser: () => browser, consoleErrors });
-  const headers = async (bill: ReturnType<Page['locator']>) => (await bill.locator('.ag-header-cell-text').allInnerTexts()).map((t) => t.trim()).filter(Boolean);
+  const headers = async (bill: ReturnType<Page['locator']>) => (await bill.locator('[data-testid="line-grid"] .erp-grid-header-text').allInnerTexts()).map((t) => t.trim()).filter(Boolean);
 
   /** A row's action by its label: inline, or under 更多 (hovered open). */
   async function rowAction(rowId: string, text: string) {

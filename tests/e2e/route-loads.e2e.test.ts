@@ -139,7 +139,6 @@ describe('what each route loads', () => {
       for (const key of ['app/layout/MainLayout.tsx', 'renderer/form/FormDialog.tsx', 'renderer/list/ListPage.tsx']) {
         expect(before, key).not.toContain(chunkFile(key));
       }
-      expect(before.filter((asset) => asset.includes('/agGrid-'))).toEqual([]);
       // The icons of the frame and the list come grouped (shell-icons), less the sign-in page's own.
       expect(before).not.toContain(groupFile('shell-icons'));
       // No antd at all (issue 17): its theme frame, and its message module (loaded on a first toast).
@@ -181,14 +180,15 @@ describe('what each route loads', () => {
     expect(before).not.toContain(formDialog);
     // Nor the code that only forms and the colour picker run, though the frame's libraries import
     // their packages (vite.config.ts frame-lib, generators/barrelImports.ts, antdIsBright.ts):
-    // rc-form's validator (its messages) and the colour picker's preset panel. Nor ag-grid: lists
-    // draw their own grid; only the bill's line grid (editing) loads it.
-    for (const text of ['%s is required', '-color-bright`', 'ag-root-wrapper']) {
+    // rc-form's validator (its messages) and the colour picker's preset panel.
+    for (const text of ['%s is required', '-color-bright`']) {
       const holders = scriptsWith(text);
       expect(holders.length, text).toBeGreaterThan(0);
       for (const script of holders) expect(before, text).not.toContain(script);
     }
     expect(before).not.toContain(chunkFile('../../node_modules/@ant-design/icons/es/index.js'));
+    // No ag-grid anywhere in the build: lists and the bill's line grid draw their own grids.
+    expect(scriptsWith('ag-root-wrapper')).toEqual([]);
     // The frame's and the list's antd styles came with the build (virtual:antd-styles.css):
     // antd's engine made none of them in the page (it makes only CSS variables of the theme).
     const madeInPage = await page.evaluate(`[...document.querySelectorAll('style')]
@@ -284,7 +284,7 @@ describe('what each route loads', () => {
     await cdp.send('Network.clearBrowserCache');
     const manifest = JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as Record<string, ManifestChunk>;
     const drawer = 'renderer/document/DocumentDrawer.tsx';
-    // The drawer's chunk and those it imports (the editor with ag-grid among them).
+    // The drawer's chunk and those it imports (the editor with its line grid among them).
     const editorCode = [drawer, ...(manifest[drawer]!.imports ?? [])].map((key) => `/${manifest[key]!.file}`);
     const requests = recordRequests(page);
     const prefetched = page.waitForRequest((request) => new URL(request.url()).pathname === editorCode[0], { timeout: 15_000 });
@@ -303,7 +303,7 @@ describe('what each route loads', () => {
     const opening = recordRequests(page);
     await view.click();
     await expect.poll(() => page.getByTestId('bill-no').innerText(), { timeout: 15_000 }).toBe(bill.billNo);
-    const qty = page.locator('[data-testid="document-sales-out"] .ag-row[row-index="0"]:not(.ag-row-pinned) .ag-cell[col-id="qty"]').first();
+    const qty = page.locator('[data-testid="document-sales-out"] [data-testid="line-grid"] .erp-grid-row[row-index="0"] .erp-grid-cell[col-id="qty"]').first();
     await expect.poll(() => qty.innerText(), { timeout: 15_000 }).toBe('3.00');
     opening.stop();
     // The open fetched the bill, and none of the editor's code nor the schemas its grid reads.

@@ -1,6 +1,6 @@
 /**
- * Driving the bill page: its editor, the line grid's cells and summary row (ag-grid 36: a row holds
- * its pinned and scrolling cells; the summary is the pinned bottom row), head pickers and actions.
+ * Driving the bill page: its editor, the line grid's cells and summary row (LineGrid: rows drawn only
+ * where they can be seen; the summary is the sticky bottom row), head pickers and actions.
  */
 import { expect } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
@@ -10,12 +10,12 @@ import { screenshot, type Browser } from './browser.ts';
 
 /** `current` answers the page under test (set in a suite's beforeAll). */
 export function billPage(current: () => Page) {
-  const cell = (bill: Locator, row: number, col: string) => bill.locator(`.ag-row[row-index="${row}"]:not(.ag-row-pinned) .ag-cell[col-id="${col}"]`);
+  const cell = (bill: Locator, row: number, col: string) => bill.locator(`[data-testid="line-grid"] .erp-grid-row[row-index="${row}"] .erp-grid-cell[col-id="${col}"]`);
   return {
     editor: (resource: string) => current().getByTestId(`document-${resource}`),
     cell,
-    summary: (bill: Locator, col: string) => bill.locator(`.ag-row-pinned .ag-cell[col-id="${col}"]`),
-    rowCount: (bill: Locator) => bill.locator('.ag-row:not(.ag-row-pinned)').count(),
+    summary: (bill: Locator, col: string) => bill.locator(`[data-testid="line-grid"] .erp-grid-row-pinned .erp-grid-cell[col-id="${col}"]`),
+    rowCount: (bill: Locator) => bill.locator('[data-testid="line-grid"] .erp-grid-row:not(.erp-grid-row-pinned)').count(),
     status: (bill: Locator) => bill.getByTestId('bill-status'),
 
     /**
@@ -80,7 +80,7 @@ export function billPage(current: () => Page) {
     /** Types into a grid cell and presses Enter (which moves on to the next editable cell). */
     async typeCell(bill: Locator, row: number, col: string, text: string) {
       await cell(bill, row, col).click();
-      const input = bill.locator('.ag-cell-inline-editing input, .ag-popup-editor input').first();
+      const input = bill.locator('.erp-line-editing input').first();
       await input.waitFor();
       await input.fill(text);
       await input.press('Enter');

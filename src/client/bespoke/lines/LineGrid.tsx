@@ -1,33 +1,26 @@
 /**
- * The bill's line grid (spec: 商品明细): an editable ag-grid over a LineStore. A cell edit updates
- * that row and the summary row only. Keyboard first: Enter moves to the next editable cell,
- * Insert adds a row, Ctrl+Delete deletes it, a block of cells pasted from a spreadsheet fills the
- * grid from the focused cell. Goods come from the goods picker or a barcode; the same goods and
- * unit twice asks to merge the quantities.
+ * The bill's line grid (spec: 商品明细), our own: rows drawn only where they can be seen, the
+ * list grid's header and stylesheet, one editor at a time. A cell edit updates that row and the
+ * summary row only. Keyboard first, as in a spreadsheet: arrows, Home/End and PageUp/PageDown
+ * move the active cell; a typed key, Enter or F2 edits it; Enter commits and moves to the next
+ * editable cell, Tab too; Escape cancels; Insert adds goods, Ctrl+Delete deletes the line; a block
+ * of cells pasted from a spreadsheet fills the grid from the active cell. Goods come from the
+ * goods picker or a barcode; the same goods and unit twice asks to merge the quantities.
+ *
+ * The grid keeps the keyboard focus itself and marks the active cell (aria-activedescendant), so
+ * moving never focuses a cell (focus() forces style and layout); scroll offsets and the view's
+ * size are kept from scroll and resize events, so no key reads the layout either.
  */
-import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import {
-  CheckboxEditorModule,
-  ColumnAutoSizeModule,
-  createGrid,
-  ModuleRegistry,
-  ScrollApiModule,
-  SelectEditorModule,
-  TextEditorModule,
-  type CellKeyDownEvent,
-  type ColDef,
-  type GridApi,
-  type GridOptions,
-  type GridSizeChangedEvent,
-  type SuppressKeyboardEventParams,
-} from 'ag-grid-community';
-import { Button, Flex, Input, Typography } from 'antd';
-import type { FieldSchema, ResourceFile } from '../../../shared/resource.ts';
-import { dictItemOf, useDictionaries, type DictEntry } from '../../renderer/common/useDictionary.ts';
-import { useLabel } from '../../renderer/common/i18n.ts';
+import { useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { Button, Empty, Flex, Input, Typography } from 'antd';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import type { ResourceFile } from '../../../shared/resource.ts';
+import { dictItemOf, useDictionaries } from '../../renderer/common/useDictionary.ts';
+import { rt, useLabel } from '../../renderer/common/i18n.ts';
 import { http } from '../../api/http.ts';
-import { formatDecimal } from '../../renderer/common/format.ts';
-import { useGridLocale, useGridTheme, ROW_HEIGHT } from '../../renderer/list/agGrid.ts';
+import { ROW_HEIGHT, HEADER_HEIGHT, cellStyle, stickyOffsets, useColumnLayout } from '../../renderer/list/columnLayout.ts';
+import { GridHeader } from '../../renderer/list/GridHeader.tsx';
+import { useGridVars } from '../../renderer/list/gridVars.ts';
 import { TablePickerDialog } from '../../renderer/pickers/TablePickerDialog.tsx';
 import { resolvePicker } from '../../renderer/pickers/definition.ts';
 import { useResource } from '../../renderer/common/useResource.ts';
@@ -35,21 +28,14 @@ import { useSettings } from '../../store/settings.ts';
 import { useDT, docText } from '../../renderer/document/i18n.ts';
 import { addQuantities, countedLineOf, duplicateOf, figureFields, parseClipboard, priceInputField, RunningSummary, type GridLine, type LineValues } from './lineModel.ts';
 import type { LineStore } from './lineStore.ts';
-import './lineGrid.css';
+import { fitWidths, lineGridColumns, type LineColumn, type LineGridColumn } from './lineGridColumns.ts';
+import { moveCursor, nextEditableCell, scrollToShow, tabCursor, type Cursor } from './lineCursor.ts';
+import { LineRow, type EditingCell, type OpenEditor } from './LineRow.tsx';
 import { useFeedback } from '../../feedback/FeedbackProvider.tsx';
+import '../../renderer/list/grid.css';
+import './lineGrid.css';
 
-// ScrollApi: Enter's move to the next cell brings it into view (ensureIndexVisible, ensureColumnVisible).
-ModuleRegistry.registerModules([TextEditorModule, SelectEditorModule, CheckboxEditorModule, ColumnAutoSizeModule, ScrollApiModule]);
-
-export interface LineColumn {
-  field: string;
-  title: string;
-  kind: 'goods' | 'unit' | 'text' | 'decimal' | 'gift' | 'readonly';
-  places?: number;
-  width?: number;
-  /** A dictionary field (单据类型): the cell shows the item's name. */
-  dict?: FieldSchema;
-}
+export type { LineColumn } from './lineGridColumns.ts';
 
 interface UnitRow {
   unitId: string;
@@ -75,46 +61,38 @@ export interface LineGridProps {
   toolbar?: ReactNode;
 }
 
-const EDITABLE: LineColumn['kind'][] = ['unit', 'text', 'decimal', 'gift'];
-/** The narrowest a column is fitted to; below that the grid scrolls sideways. */
-const MIN_COLUMN_WIDTH = 64;
+/** Rows drawn beyond each edge of the view: a wheel step moves about three. */
 const ROW_BUFFER = 4;
-/** The goods column, the one a clerk reads a line by, is never fitted narrower than this. */
-const GOODS_MIN_WIDTH = 150;
+const NO_SAVE = () => undefined;
+
+/** The active cell and, while one is edited, its editor (`id` tells one edit from the next). */
+interface GridCursor extends Cursor {
+  editing?: EditingCell & { id: number };
+}
+
+/** What the keys read of the view without reading the layout: sizes from resize events, offsets from scroll events. */
+interface ViewBox {
+  width: number;
+  height: number;
+  header: number;
+  top: number;
+  left: number;
+}
 
 export function LineGrid({ store, columns, readOnly, defaults, partnerId, side, height = 360, toolbar }: LineGridProps) {
   const dt = useDT();
   const { modal, message } = useFeedback();
-  const theme = useGridTheme();
-  const localeText = useGridLocale();
+  const vars = useGridVars();
   const language = useSettings((s) => s.language);
-  const apiRef = useRef<GridApi<GridLine> | undefined>(undefined);
   const units = useRef(new Map<string, UnitRow[]>());
   const [pickerOpen, setPickerOpen] = useState(false);
   const [barcode, setBarcode] = useState('');
-  const [pinFirst, setPinFirst] = useState(false);
-  // The grid's width as ag-grid last reported it, read by Enter's move (ag-grid's `context`).
-  const gridContext = useRef<LineGridContext>({ gridWidth: 0 }).current;
   const label = useLabel();
   const dictFields = useMemo(() => Object.fromEntries(columns.filter((c) => c.dict).map((c) => [c.field, c.dict])), [columns]);
-  // Read by the dictionary columns' formatters; their cells are drawn again when the items arrive
-  // (new column definitions would make ag-grid rebuild every column: 55 ms sampled in a CPU profile
-  // of a 1,000-line bill's open, the profiler's overhead included).
-  const dictionaries = useRef<Record<string, DictEntry[]>>({});
-  dictionaries.current = useDictionaries(dictFields);
+  const dictionaries = useDictionaries(dictFields);
   const goods = useResource('goods').resource as ResourceFile | undefined;
   const picker = useMemo(() => (goods ? resolvePicker(goods, 'default') : undefined), [goods]);
   const figures = figureFields(store.doc);
-  const fit = useMemo(() => {
-    const goodsColumns = columns.filter((c) => c.kind === 'goods');
-    return {
-      // The same limits in the two shapes ag-grid takes them (sizeColumnsToFit, autoSizeStrategy).
-      limits: { defaultMinWidth: MIN_COLUMN_WIDTH, columnLimits: goodsColumns.map((c) => ({ key: c.field, minWidth: GOODS_MIN_WIDTH })) },
-      strategy: { type: 'fitGridWidth' as const, defaultMinWidth: MIN_COLUMN_WIDTH, columnLimits: goodsColumns.map((c) => ({ colId: c.field, minWidth: GOODS_MIN_WIDTH })) },
-      // The columns' narrowest total (the line number's included): a narrower grid scrolls sideways.
-      narrowest: (columns.length + 1) * MIN_COLUMN_WIDTH + goodsColumns.length * (GOODS_MIN_WIDTH - MIN_COLUMN_WIDTH),
-    };
-  }, [columns]);
   const summable = useMemo(
     () =>
       columns.filter(
@@ -122,38 +100,25 @@ export function LineGrid({ store, columns, readOnly, defaults, partnerId, side, 
       ),
     [columns, figures.amount, store.doc.settle, store.doc.items, store.doc.count, store.doc.posting],
   );
-
   const summary = useMemo(() => new RunningSummary(summable.map((c) => ({ field: c.field, places: c.places! }))), [summable]);
-  /** Sums every line again: the summary row's data. */
-  const summaryRows = useCallback((): GridLine[] => {
-    summary.reset(store.all());
-    return [{ key: '__summary', values: summary.row(), errors: {} }];
-  }, [store, summary]);
-  /** Sums every line again and shows the summary row (replacing the pinned row). */
-  const refreshSummary = useCallback(() => {
-    apiRef.current?.setGridOption('pinnedBottomRowData', summaryRows());
-  }, [summaryRows]);
 
-  useEffect(() => {
-    // A new summary (the columns changed) starts from every line; a grid yet to be made sums
-    // them when it is made (summing a 1,000-line bill's figures in exact decimals: 30 ms sampled
-    // in a CPU profile of the open, the profiler's overhead included).
-    if (apiRef.current) refreshSummary();
+  // The lines and the summary row as last drawn; a commit replaces one line object, so only its row draws again.
+  const [lines, setLines] = useState<GridLine[]>(() => store.all());
+  const [summaryLine, setSummaryLine] = useState<GridLine | undefined>(undefined);
+  useLayoutEffect(() => {
+    const show = () => {
+      setLines(store.all());
+      setSummaryLine({ key: '__summary', values: summary.row(), errors: {} });
+    };
+    // Summed before the first paint (a 1,000-line bill: ~30 ms in exact decimals), then kept line by line.
+    summary.reset(store.all());
+    show();
     return store.subscribe((change) => {
-      const api = apiRef.current;
-      if (!api) return;
-      if (change.kind === 'rows') {
-        api.setGridOption('rowData', store.all());
-        refreshSummary();
-        return;
-      }
-      api.getRowNode(change.line.key)?.setData(change.line);
-      summary.replace(change.previous.values, change.line.values);
-      const pinned = api.getPinnedBottomRow(0);
-      if (pinned) pinned.setData({ key: '__summary', values: summary.row(), errors: {} });
-      else refreshSummary();
+      if (change.kind === 'rows') summary.reset(store.all());
+      else summary.replace(change.previous.values, change.line.values);
+      show();
     });
-  }, [store, refreshSummary, summary]);
+  }, [store, summary]);
 
   const loadUnits = useCallback(
     async (goodsIds: string[]) => {
@@ -226,168 +191,280 @@ export function LineGrid({ store, columns, readOnly, defaults, partnerId, side, 
     await addGoods([{ ...hit, id: hit.commInfoId, unitId: hit.unitId }]);
   }, [barcode, addGoods, message]);
 
-  const columnDefs = useMemo<ColDef<GridLine>[]>(() => {
-    const editableKinds = readOnly ? [] : EDITABLE;
-    const defs: ColDef<GridLine>[] = [
-      {
-        headerName: '#',
-        // Initial widths only: new definitions (a language change, pinning) keep the fitted widths.
-        initialWidth: 52,
-        pinned: pinFirst ? 'left' : null,
-        valueGetter: (p) => (p.node?.rowPinned ? dt('doc.summary') : (p.node?.rowIndex ?? 0) + 1),
-        cellClass: 'erp-line-index',
+  const context = useMemo(
+    () => ({
+      language,
+      summaryLabel: dt('doc.summary'),
+      dictText: (field: string, value: unknown) => {
+        const item = dictItemOf(dictionaries[field], value);
+        return item && label(item.dictValue, item.valueEn);
       },
-    ];
-    for (const column of columns) {
-      const def: ColDef<GridLine> = {
-        colId: column.field,
-        headerName: column.title,
-        initialWidth: column.width ?? (column.kind === 'goods' ? 200 : column.kind === 'text' ? 160 : 110),
-        pinned: pinFirst && column.kind === 'goods' ? 'left' : null,
-        editable: (p) => !p.node.rowPinned && editableKinds.includes(column.kind),
-        valueGetter: (p) => p.data?.values[column.field],
-        valueSetter: (p) => {
-          if (!p.data) return false;
-          const value = column.kind === 'gift' ? (p.newValue ? 2 : 1) : p.newValue;
-          const patch: LineValues = { [column.field]: value };
-          if (column.kind === 'unit') {
-            patch.unitName = units.current.get(String(p.data.values.commInfoId))?.find((u) => String(u.unitId) === String(value))?.unitName;
-            const price = store.doc.amounts ? listPrice(String(p.data.values.commInfoId), String(value)) : undefined;
-            if (price) patch[priceInputField(store.doc)] = price;
-          }
-          store.update(p.data.key, patch);
-          return false; // the store repaints the row
-        },
-        tooltipValueGetter: (p) => p.data?.errors[column.field],
-        cellClassRules: { 'erp-line-cell-error': (p) => Boolean(p.data?.errors[column.field]) },
-        suppressKeyboardEvent: nextCellOnEnter,
-      };
-      if (column.kind === 'goods') def.valueGetter = (p) => (p.node?.rowPinned ? '' : [p.data?.values.commInfoCode, p.data?.values.commInfoName].filter(Boolean).join(' '));
-      if (column.kind === 'unit') {
-        def.cellEditor = 'agSelectCellEditor';
-        def.cellEditorParams = (p: { data: GridLine }) => ({ values: (units.current.get(String(p.data.values.commInfoId)) ?? []).map((u) => String(u.unitId)) });
-        def.valueFormatter = (p) =>
-          p.node?.rowPinned ? '' : String(p.data?.values.unitName ?? units.current.get(String(p.data?.values.commInfoId))?.find((u) => String(u.unitId) === String(p.value))?.unitName ?? p.value ?? '');
-      }
-      if (column.kind === 'gift') {
-        def.cellEditor = 'agCheckboxCellEditor';
-        def.valueGetter = (p) => (p.node?.rowPinned ? undefined : Number(p.data?.values.isGift) === 2);
-        // Text, not ag-grid's checkbox that a boolean column would otherwise get.
-        def.cellDataType = false;
-        def.valueFormatter = (p) => (p.node?.rowPinned ? '' : p.value ? (language === 'en' ? 'Yes' : '是') : '');
-        def.initialWidth = 70;
-      }
-      if (column.dict) {
-        def.valueFormatter = (p) => {
-          if (p.node?.rowPinned) return '';
-          const item = dictItemOf(dictionaries.current[column.field], p.value);
-          return item ? label(item.dictValue, item.valueEn) : String(p.value ?? '');
-        };
-      }
-      if (column.kind === 'decimal' || column.kind === 'readonly') {
-        // Figures align right, header and cell alike (a cellClass of our own replaces the type's).
-        const figure = column.kind === 'decimal' || column.places !== undefined;
-        if (figure) def.type = 'rightAligned';
-        if (column.places !== undefined) def.valueFormatter = (p) => formatDecimal(p.value, column.places!);
-        const classes = [...(figure ? ['ag-right-aligned-cell'] : []), ...(column.kind === 'readonly' ? ['erp-line-readonly'] : [])];
-        def.cellClass = classes.length ? classes : undefined;
-      }
-      defs.push(def);
+      unitName: (goodsId: string, unitId: string) => units.current.get(goodsId)?.find((u) => String(u.unitId) === unitId)?.unitName,
+    }),
+    [language, dt, dictionaries, label],
+  );
+  const baseColumns = useMemo(() => lineGridColumns(columns, readOnly, context), [columns, readOnly, context]);
+
+  // The view's size and offsets (see ViewBox); the columns are fitted to its width.
+  const boxRef = useRef<HTMLDivElement>(null);
+  const [size, setSize] = useState({ width: 0, header: HEADER_HEIGHT });
+  const view = useRef<ViewBox>({ width: 0, height: height, header: HEADER_HEIGHT, top: 0, left: 0 }).current;
+  useLayoutEffect(() => {
+    const box = boxRef.current!;
+    const header = box.querySelector<HTMLElement>('.erp-grid-header');
+    const measure = () => {
+      view.width = box.clientWidth;
+      view.height = box.clientHeight;
+      view.header = header?.offsetHeight ?? HEADER_HEIGHT;
+      setSize((s) => (s.width === view.width && s.header === view.header ? s : { width: view.width, header: view.header }));
+    };
+    // Measured before the first paint (no frame with unfitted columns), then on every resize.
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(box);
+    if (header) observer.observe(header);
+    return () => observer.disconnect();
+  }, [view]);
+
+  const fitted = useMemo(() => {
+    const fit = fitWidths(baseColumns, size.width);
+    return baseColumns.map((column, i) => ({
+      ...column,
+      width: fit.widths[i],
+      pinned: fit.pinned && (!column.source || column.source.kind === 'goods') ? ('left' as const) : undefined,
+    }));
+  }, [baseColumns, size.width]);
+  // Widths the clerk drags stay until the grid's width changes (then every column is fitted again).
+  const { shown, update } = useColumnLayout(fitted, size.width, NO_SAVE);
+  const shownColumns = shown as LineGridColumn[];
+  const styles = useMemo(() => {
+    const offsets = stickyOffsets(shownColumns);
+    return shownColumns.map((column) => cellStyle(column, offsets.get(column.id)));
+  }, [shownColumns]);
+  const totalWidth = shownColumns.reduce((sum, column) => sum + column.width, 0);
+
+  const virtualizer = useVirtualizer({
+    count: lines.length,
+    getScrollElement: () => boxRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: ROW_BUFFER,
+    scrollMargin: size.header,
+    initialRect: { width: 1200, height },
+  });
+
+  // The active cell: state for drawing, a ref for the handlers of the same event.
+  const [cursor, setCursorState] = useState<GridCursor | undefined>(undefined);
+  const cursorRef = useRef<GridCursor | undefined>(undefined);
+  const setCursor = useCallback((next: GridCursor | undefined) => {
+    cursorRef.current = next;
+    setCursorState(next);
+  }, []);
+  const editor = useRef<OpenEditor | undefined>(undefined);
+  const editSeq = useRef(0);
+  const gridId = useId();
+  const latest = useRef({ lines, shownColumns });
+  latest.current = { lines, shownColumns };
+
+  /** Scrolls the cell into view, from the kept offsets and sizes (writes only). */
+  const reveal = useCallback(
+    (target: Cursor) => {
+      const box = boxRef.current;
+      if (!box) return;
+      const summaryHeight = summaryLine ? ROW_HEIGHT : 0;
+      const top = scrollToShow(view.top, view.height, view.header + target.row * ROW_HEIGHT, ROW_HEIGHT, view.header, summaryHeight);
+      if (top !== view.top) box.scrollTop = view.top = top;
+      const cols = latest.current.shownColumns;
+      const at = cols.findIndex((c) => c.id === target.col);
+      if (at < 0 || cols[at].pinned) return;
+      const pinnedWidth = cols.filter((c) => c.pinned === 'left').reduce((sum, c) => sum + c.width, 0);
+      const x = cols.slice(0, at).reduce((sum, c) => sum + c.width, 0);
+      const left = scrollToShow(view.left, view.width, x, cols[at].width, pinnedWidth);
+      if (left !== view.left) box.scrollLeft = view.left = left;
+    },
+    [summaryLine, view],
+  );
+
+  const activate = useCallback(
+    (target: Cursor, editing?: EditingCell) => {
+      setCursor({ row: target.row, col: target.col, editing: editing && { ...editing, id: ++editSeq.current } });
+      reveal(target);
+    },
+    [reveal, setCursor],
+  );
+
+  /** Opens the cell's editor (an editable cell; others only become active). */
+  const startEdit = useCallback(
+    (target: Cursor, typed?: string) => {
+      const column = latest.current.shownColumns.find((c) => c.id === target.col);
+      const line = latest.current.lines[target.row];
+      if (!column?.editable || !line) return activate(target);
+      if (column.source?.kind !== 'unit') return activate(target, { col: target.col, typed });
+      const goodsId = String(line.values.commInfoId);
+      const optionsOf = () => units.current.get(goodsId)?.map((u) => ({ value: String(u.unitId), label: String(u.unitName ?? u.unitId) }));
+      activate(target, { col: target.col, options: optionsOf() });
+      // A bill opened from the server has not read its goods' units yet: the choices follow.
+      if (!units.current.has(goodsId))
+        loadUnits([goodsId])
+          .then(() => {
+            const current = cursorRef.current;
+            if (current?.editing && current.row === target.row && current.col === target.col) setCursor({ ...current, editing: { ...current.editing, options: optionsOf() } });
+          })
+          .catch(() => undefined);
+    },
+    [activate, loadUnits, setCursor],
+  );
+
+  /** Writes the open editor's value to its line (the store repaints the row and the summary). */
+  const commitEdit = useCallback(() => {
+    const current = cursorRef.current;
+    if (!current?.editing) return;
+    const value = editor.current?.value();
+    setCursor({ row: current.row, col: current.col });
+    const line = store.all()[current.row];
+    const source = latest.current.shownColumns.find((c) => c.id === current.col)?.source;
+    if (!line || !source || value === undefined) return;
+    const next = source.kind === 'gift' ? (value ? 2 : 1) : value;
+    if (String(line.values[source.field] ?? '') === String(next) || (source.kind === 'gift' && Number(line.values.isGift ?? 1) === next)) return;
+    const patch: LineValues = { [source.field]: next };
+    if (source.kind === 'unit') {
+      const goodsId = String(line.values.commInfoId);
+      patch.unitName = units.current.get(goodsId)?.find((u) => String(u.unitId) === String(next))?.unitName;
+      const price = store.doc.amounts ? listPrice(goodsId, String(next)) : undefined;
+      if (price) patch[priceInputField(store.doc)] = price;
     }
-    return defs;
-  }, [columns, readOnly, store, dt, listPrice, language, pinFirst, label]);
+    store.update(line.key, patch);
+  }, [store, listPrice, setCursor]);
 
-  const onCellKeyDown = useCallback(
-    (event: CellKeyDownEvent<GridLine>) => {
-      const key = (event.event as KeyboardEvent | undefined)?.key;
-      const ctrl = (event.event as KeyboardEvent | undefined)?.ctrlKey;
-      if (readOnly || !event.data || event.node.rowPinned) return;
-      if (key === 'Insert' && !toolbar) setPickerOpen(true);
-      if (key === 'Delete' && ctrl) store.remove([event.data.key]);
+  const focusGrid = () => boxRef.current?.focus({ preventScroll: true });
+
+  const onEditorBlur = useCallback(
+    (editId: number | undefined) => {
+      // Leaving the editor for anything else (a click on a button, another window) keeps what was typed.
+      if (editId !== undefined && cursorRef.current?.editing?.id === editId) commitEdit();
     },
-    [readOnly, store, toolbar],
+    [commitEdit],
   );
 
-  const onGridSizeChanged = useCallback(
-    (e: GridSizeChangedEvent<GridLine>) => {
-      gridContext.gridWidth = e.clientWidth;
-      e.api.sizeColumnsToFit(fit.limits);
-      setPinFirst(fit.narrowest > e.clientWidth);
-    },
-    [fit, gridContext],
-  );
+  const editableIds = useMemo(() => shownColumns.filter((c) => c.editable).map((c) => c.id), [shownColumns]);
+  const order = useMemo(() => shownColumns.map((c) => c.id), [shownColumns]);
 
-  const host = useRef<HTMLDivElement>(null);
-  // What the grid made below reads: its handlers and starting options as of the last render.
-  const latest = useRef({ onCellKeyDown, onGridSizeChanged, summaryRows, theme, localeText, columnDefs, strategy: fit.strategy });
-  latest.current = { onCellKeyDown, onGridSizeChanged, summaryRows, theme, localeText, columnDefs, strategy: fit.strategy };
-  useEffect(() => {
-    // ag-grid's own (vanilla) grid, not its React wrapper: the wrapper renders every row and cell
-    // as React components through React's scheduler, a task or three after each commit's
-    // ag-grid work (traced: 10 ms over three tasks for an Enter commit in a 1,000-line bill);
-    // the vanilla grid writes the changed cells' DOM in the same task.
-    const options: GridOptions<GridLine> = {
-      theme: latest.current.theme,
-      localeText: latest.current.localeText,
-      rowData: store.all(),
-      pinnedBottomRowData: latest.current.summaryRows(),
-      getRowId: (p) => p.data.key,
-      columnDefs: latest.current.columnDefs,
-      rowHeight: ROW_HEIGHT,
-      // Rows placed by top, not by a transform, and the line number and goods pinned only when
-      // the columns cannot all be shown: ag-grid gives each row's pinned cells a sticky box of
-      // their own, and Chrome composites every one (a 12-row view: 104 layers of the page,
-      // 43 without; each frame, a keystroke's too, paid for them in layerisation).
-      suppressRowTransform: true,
-      // Four rows drawn beyond each edge of the view, not ag-grid's ten: every frame, a
-      // keystroke's and a commit's, paints and layerises the cells of every drawn row; a wheel
-      // step moves about three rows.
-      rowBuffer: ROW_BUFFER,
-      context: gridContext,
-      onGridSizeChanged: (e) => latest.current.onGridSizeChanged(e),
-      // Every column in view (long titles wrap), fitted again when the grid's width changes.
-      autoSizeStrategy: latest.current.strategy,
-      defaultColDef: { wrapHeaderText: true, autoHeaderHeight: true },
-      singleClickEdit: true,
-      stopEditingWhenCellsLoseFocus: true,
-      tooltipShowDelay: 200,
-      onCellKeyDown: (e) => latest.current.onCellKeyDown(e as CellKeyDownEvent<GridLine>),
-    };
-    const api = createGrid<GridLine>(host.current!, options);
-    apiRef.current = api;
-    return () => {
-      apiRef.current = undefined;
-      api.destroy();
-    };
-  }, [store, gridContext]);
-  useEffect(() => {
-    const api = apiRef.current;
-    if (api && api.getGridOption('columnDefs') !== columnDefs) api.setGridOption('columnDefs', columnDefs);
-  }, [columnDefs]);
-  useEffect(() => {
-    const api = apiRef.current;
-    if (api && api.getGridOption('theme') !== theme) api.setGridOption('theme', theme);
-  }, [theme]);
-  const dictItems = dictionaries.current;
-  useEffect(() => {
-    const columnsWithDict = columns.filter((c) => c.dict).map((c) => c.field);
-    if (columnsWithDict.length) apiRef.current?.refreshCells({ columns: columnsWithDict, force: true });
-  }, [dictItems, columns]);
+  const onKeyDown = (event: React.KeyboardEvent<HTMLDivElement>) => {
+    const current = cursorRef.current;
+    const { key } = event;
+    if (current?.editing) {
+      if (key === 'Escape') {
+        event.preventDefault();
+        event.stopPropagation();
+        setCursor({ row: current.row, col: current.col });
+        focusGrid();
+      } else if (key === 'Enter' || key === 'Tab') {
+        event.preventDefault();
+        const next = nextEditableCell(editableIds, order, lines.length, current, key === 'Tab' && event.shiftKey);
+        // The value goes to the store first (drawn when this event ends), then the focus returns
+        // to the grid: focusing before the edit's DOM writes finds the layout still clean.
+        commitEdit();
+        if (key === 'Tab' && next) return startEdit(next);
+        focusGrid();
+        activate(next ?? current);
+        if (next) reopenAfterFrame(next);
+      }
+      return;
+    }
+    if (key === 'Insert' && !readOnly && !toolbar) {
+      event.preventDefault();
+      setPickerOpen(true);
+      return;
+    }
+    if (!lines.length) return;
+    const from = current && current.row < lines.length ? current : { row: 0, col: order[1] ?? order[0] };
+    if (key === 'Delete' && event.ctrlKey) {
+      if (readOnly) return;
+      event.preventDefault();
+      store.remove([lines[from.row].key]);
+      setCursor({ row: Math.max(0, Math.min(from.row, lines.length - 2)), col: from.col });
+      return;
+    }
+    const page = Math.max(1, Math.floor((view.height - view.header - ROW_HEIGHT) / ROW_HEIGHT));
+    const moved = key === 'Tab' ? tabCursor(from, order, lines.length, event.shiftKey) : moveCursor(key, event.ctrlKey || event.metaKey, from, order, lines.length, page);
+    if (moved) {
+      event.preventDefault();
+      if (key === 'PageDown' || key === 'PageUp') {
+        // A page of rows scrolls by, the active cell keeping its place in the view.
+        const box = boxRef.current!;
+        const shift = (moved.row - from.row) * ROW_HEIGHT;
+        const bottom = view.header + lines.length * ROW_HEIGHT + ROW_HEIGHT - view.height;
+        box.scrollTop = view.top = Math.max(0, Math.min(bottom, view.top + shift));
+      }
+      return activate(moved);
+    }
+    const column = shownColumns.find((c) => c.id === from.col);
+    if (!column?.editable) return;
+    const kind = column.source?.kind;
+    if (key === 'Enter' || key === 'F2') {
+      event.preventDefault();
+      startEdit(from);
+    } else if (key === ' ' && kind === 'gift') {
+      event.preventDefault();
+      const line = lines[from.row];
+      store.update(line.key, { isGift: Number(line.values.isGift) === 2 ? 1 : 2 });
+    } else if ((key === 'Backspace' || key === 'Delete') && (kind === 'text' || kind === 'decimal')) {
+      event.preventDefault();
+      startEdit(from, '');
+    } else if (key.length === 1 && !event.ctrlKey && !event.metaKey && !event.altKey && (kind === 'text' || kind === 'decimal')) {
+      // The typed key starts the edit and is its first character.
+      event.preventDefault();
+      startEdit(from, key);
+    }
+  };
 
-  /** A block of cells from a spreadsheet, from the focused cell rightwards and down over the editable columns. */
+  /**
+   * The next cell's editor opens after the frame that shows the committed row and summary
+   * (opening it, which renders and focuses an input, in the same task made that frame late by as
+   * much). A key typed in between lands on the active cell, which starts its editor as any typed key does.
+   */
+  const reopenAfterFrame = (next: Cursor) =>
+    requestAnimationFrame(() =>
+      setTimeout(() => {
+        const current = cursorRef.current;
+        if (!current || current.editing || current.row !== next.row || current.col !== next.col) return;
+        if (document.activeElement !== boxRef.current) return;
+        startEdit(next);
+      }),
+    );
+
+  const onClick = (event: React.MouseEvent<HTMLDivElement>) => {
+    const cell = (event.target as HTMLElement).closest<HTMLElement>('[role="gridcell"]');
+    const row = cell?.parentElement;
+    if (!cell || !row || row.getAttribute('row-index') === null) return;
+    const target = { row: Number(row.getAttribute('row-index')), col: cell.getAttribute('col-id')! };
+    const current = cursorRef.current;
+    if (current?.editing && current.row === target.row && current.col === target.col) return;
+    commitEdit();
+    startEdit(target);
+  };
+
+  const onScroll = (event: React.UIEvent<HTMLDivElement>) => {
+    view.top = event.currentTarget.scrollTop;
+    view.left = event.currentTarget.scrollLeft;
+  };
+
+  // Lines removed or replaced: the active cell stays within the lines there are.
+  const active = cursor && lines.length ? (cursor.row < lines.length ? cursor : { row: lines.length - 1, col: cursor.col }) : undefined;
+  const activeId = `${gridId}-active`;
+
+  /** A block of cells from a spreadsheet, from the active cell rightwards and down over the editable columns. */
   const onPaste = useCallback(
     (event: React.ClipboardEvent) => {
-      const api = apiRef.current;
-      const focused = api?.getFocusedCell();
-      if (readOnly || !api || !focused || api.getEditingCells().length) return;
+      const focused = cursorRef.current;
+      if (readOnly || !focused || focused.editing) return;
       const editable = columns.filter((c) => c.kind === 'decimal' || c.kind === 'text');
-      const start = editable.findIndex((c) => c.field === focused.column.getColId());
+      const start = editable.findIndex((c) => c.field === focused.col);
       if (start < 0) return;
       event.preventDefault();
       const block = parseClipboard(event.clipboardData.getData('text/plain'));
-      const lines = store.all();
+      const all = store.all();
       block.forEach((cells, r) => {
-        const line = lines[focused.rowIndex + r];
+        const line = all[focused.row + r];
         if (!line) return;
         const patch: LineValues = {};
         cells.forEach((cell, c) => {
@@ -411,8 +488,7 @@ export function LineGrid({ store, columns, readOnly, defaults, partnerId, side, 
           <Button
             danger
             onClick={() => {
-              const cell = apiRef.current?.getFocusedCell();
-              const line = cell ? store.all()[cell.rowIndex] : undefined;
+              const line = cursorRef.current ? store.all()[cursorRef.current.row] : undefined;
               if (line) store.remove([line.key]);
             }}
           >
@@ -434,8 +510,52 @@ export function LineGrid({ store, columns, readOnly, defaults, partnerId, side, 
       {/* A form of its own: Chrome's autofill reads, when an editor takes the focus and on each
           keystroke, the whole form the editor belongs to, which without one is every formless
           control of the page. Enter never submits it (it moves to the next cell). */}
-      <form style={{ height }} data-testid="line-grid" noValidate onSubmit={keepOnPage}>
-        <div ref={host} style={{ height: '100%' }} />
+      <form style={{ height, position: 'relative', ...vars }} data-testid="line-grid" noValidate onSubmit={keepOnPage}>
+        <div
+          ref={boxRef}
+          className="erp-list-grid erp-lines"
+          role="grid"
+          tabIndex={0}
+          aria-rowcount={lines.length + 1}
+          aria-readonly={readOnly || undefined}
+          aria-activedescendant={active ? activeId : undefined}
+          onKeyDown={onKeyDown}
+          onClick={onClick}
+          onScroll={onScroll}
+        >
+          <div className="erp-grid-inner" style={{ width: totalWidth }}>
+            <GridHeader shown={shownColumns} styles={styles} sort={[]} onSort={NO_SAVE} update={update} />
+            <div className="erp-grid-body" style={{ height: virtualizer.getTotalSize() }}>
+              {virtualizer.getVirtualItems().map((item) => {
+                const line = lines[item.index];
+                const isActive = active?.row === item.index;
+                return (
+                  <LineRow
+                    key={line.key}
+                    line={line}
+                    rowIndex={item.index}
+                    columns={shownColumns}
+                    styles={styles}
+                    top={item.start - size.header}
+                    activeCol={isActive ? active.col : undefined}
+                    activeId={isActive ? activeId : undefined}
+                    editing={isActive ? cursor?.editing : undefined}
+                    editor={editor}
+                    onEditorBlur={onEditorBlur}
+                  />
+                );
+              })}
+            </div>
+            {summaryLine && lines.length > 0 && (
+              <LineRow line={summaryLine} rowIndex={-1} columns={shownColumns} styles={styles} summary editor={editor} onEditorBlur={onEditorBlur} />
+            )}
+          </div>
+        </div>
+        {lines.length === 0 && (
+          <div className="erp-grid-overlay erp-grid-empty" style={{ top: size.header }}>
+            <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={rt('list.empty')} style={{ margin: 0 }} />
+          </div>
+        )}
       </form>
       {picker && goods && (
         <TablePickerDialog
@@ -457,68 +577,3 @@ export function LineGrid({ store, columns, readOnly, defaults, partnerId, side, 
 }
 
 const keepOnPage = (event: React.FormEvent) => event.preventDefault();
-
-/**
- * Enter while editing commits the cell and moves to the next editable cell, as in a spreadsheet.
- * The next cell's editor opens after the frame that shows the committed row and summary: opening
- * it (rendering the editor, focusing it, which forces style and layout) in the same task made
- * the commit's frame late by as much. A key typed in between lands on the focused cell, which
- * starts its editor as any typed key does.
- */
-function nextCellOnEnter(params: SuppressKeyboardEventParams<GridLine>): boolean {
-  if (params.event.key !== 'Enter' || !params.editing) return false;
-  params.event.preventDefault();
-  const { api } = params;
-  const from = api.getFocusedCell();
-  const next = from ? nextEditableCell(api, from.rowIndex, from.column.getColId()) : undefined;
-  if (!next) {
-    // Keep the focus in the grid while the editor goes away.
-    (params.event.target as HTMLElement | null)?.closest<HTMLElement>('.ag-cell')?.focus({ preventScroll: true });
-    api.stopEditing();
-    return true;
-  }
-  // The focus moves on before the edit stops: bringing the next cell into view and ag-grid's
-  // focus() of it (which scrolls it into view) read the layout, and before the edit's DOM writes
-  // (the committed cell, its row, the summary) that layout is still clean. A move within the grid
-  // leaves the editor open; stopEditing then commits it. Brought into view only when the move
-  // can leave it out of view (both calls read the grid's scroll position).
-  if (next.rowIndex !== from?.rowIndex) api.ensureIndexVisible(next.rowIndex);
-  if (scrollsSideways(api, params.context as LineGridContext)) api.ensureColumnVisible(next.colId);
-  api.setFocusedCell(next.rowIndex, next.colId);
-  api.stopEditing();
-  requestAnimationFrame(() =>
-    setTimeout(() => {
-      const focused = api.isDestroyed() ? null : api.getFocusedCell();
-      if (!focused || focused.rowIndex !== next.rowIndex || focused.column.getColId() !== next.colId || api.getEditingCells().length) return;
-      api.startEditingCell({ rowIndex: next.rowIndex, colKey: next.colId });
-    }),
-  );
-  return true;
-}
-
-interface LineGridContext {
-  gridWidth: number;
-}
-
-/**
- * Whether the columns are wider than the grid, from ag-grid's column model (no layout is read).
- * Columns fitted to the grid never are; columns the clerk widened by less than the vertical
- * scrollbar's width read as fitting, and the editor's start a frame later brings the cell into
- * view (ag-grid's startEditingCell does).
- */
-function scrollsSideways(api: GridApi<GridLine>, context: LineGridContext): boolean {
-  const columnsWidth = api.getAllDisplayedColumns().reduce((sum, column) => sum + column.getActualWidth(), 0);
-  return !context.gridWidth || columnsWidth > context.gridWidth;
-}
-
-/** The editable cell after (row, column), left to right and then down, as Tab finds it. */
-function nextEditableCell(api: GridApi<GridLine>, rowIndex: number, colId: string): { rowIndex: number; colId: string } | undefined {
-  const columns = api.getAllDisplayedColumns();
-  let start = columns.findIndex((c) => c.getColId() === colId) + 1;
-  for (let row = rowIndex; row < api.getDisplayedRowCount(); row++, start = 0) {
-    const node = api.getDisplayedRowAtIndex(row);
-    const column = node ? columns.slice(start).find((c) => c.isCellEditable(node)) : undefined;
-    if (column) return { rowIndex: row, colId: column.getColId() };
-  }
-  return undefined;
-}

@@ -1,5 +1,5 @@
 import { memo, useCallback, useEffect, useMemo, useRef, useState, type CSSProperties } from 'react';
-import { Empty, Spin, theme as antdTheme } from 'antd';
+import { Empty, Spin } from 'antd';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { ResourceFile } from '../../../shared/resource.ts';
 import { evaluate, type Expr } from '../../../shared/expr.ts';
@@ -9,7 +9,7 @@ import type { Row } from '../common/params.ts';
 import { useDictionariesState } from '../common/useDictionary.ts';
 import { fieldOf, type ColumnDef } from '../common/views.ts';
 import { clearColumnState, loadColumnState, saveColumnState } from './columnState.ts';
-import { HEADER_HEIGHT, ROW_HEIGHT, cellClass, cellStyle, useColumnLayout, type ColumnLayout, type SortState } from './columnLayout.ts';
+import { HEADER_HEIGHT, ROW_HEIGHT, cellClass, cellStyle, stickyOffsets, useColumnLayout, type ColumnLayout, type SortState } from './columnLayout.ts';
 import {
   SELECT_COL,
   actionsColumn,
@@ -25,6 +25,7 @@ import { GridHeader } from './GridHeader.tsx';
 import { RowActionButtons, actionsColumnWidth, type RowButton } from './RowActions.tsx';
 import type { SortKey } from './useListData.ts';
 import { useSummaryRow } from './useSummaryRow.ts';
+import { useGridVars } from './gridVars.ts';
 import './grid.css';
 
 /** What the list page asks of its grid beyond props (the column settings, clearing a selection). */
@@ -68,46 +69,6 @@ export interface DataGridProps {
 
 const NO_ROWS: Row[] = [];
 const rowIdOf = (row: Row) => String(row.id ?? row.code ?? JSON.stringify(row));
-
-/** The theme's colours, font and radius as the grid stylesheet's variables (follows the 11 shell themes). */
-function useGridVars(): CSSProperties {
-  const { token } = antdTheme.useToken();
-  return useMemo(
-    () =>
-      ({
-        '--grid-bg': token.colorBgContainer,
-        '--grid-fg': token.colorText,
-        '--grid-heading': token.colorTextHeading,
-        '--grid-border': token.colorBorderSecondary,
-        '--grid-chrome': token.colorFillAlter,
-        '--grid-hover': token.controlItemBgHover,
-        '--grid-selected': token.controlItemBgActive,
-        '--grid-accent': token.colorPrimary,
-        '--grid-radius': `${token.borderRadius}px`,
-        '--grid-row-height': `${ROW_HEIGHT}px`,
-        '--grid-header-height': `${HEADER_HEIGHT}px`,
-        fontFamily: token.fontFamily,
-        fontSize: token.fontSize,
-      }) as CSSProperties,
-    [token],
-  );
-}
-
-/** Left offsets of the left-pinned columns and right offsets of the right-pinned (sticky cells). */
-function stickyOffsets(shown: GridColumn[]): Map<string, CSSProperties> {
-  const offsets = new Map<string, CSSProperties>();
-  let left = 0;
-  for (const column of shown.filter((c) => c.pinned === 'left')) {
-    offsets.set(column.id, { left });
-    left += column.width;
-  }
-  let right = 0;
-  for (const column of shown.filter((c) => c.pinned === 'right').reverse()) {
-    offsets.set(column.id, { right });
-    right += column.width;
-  }
-  return offsets;
-}
 
 interface RowViewProps {
   row: Row;

@@ -11,7 +11,7 @@ import { readRows, type RowsAnswer } from './useListData.ts';
 
 const TAB_PAGE_SIZE = 10;
 
-// The view dialog also opens from tree and card pages: ag-grid loads only when a tab shows.
+// The view dialog also opens from tree and card pages: the tabs' grids load only when a tab shows.
 const DataGrid = lazy(() => import('./DataGrid.tsx').then((m) => ({ default: m.DataGrid })));
 
 /** One related list: a small read-only paged grid; a 404 (call not built yet) is an empty table. */

@@ -55,7 +55,7 @@ export interface ListPageProps {
 }
 
 
-/** The schema list: search form, toolbar, ag-grid with server paging, row actions, dialogs. */
+/** The schema list: search form, toolbar, the list grid with server paging, row actions, dialogs. */
 export default function ListPage(props: ListPageProps) {
   const { resource, endpointPath, fixedParams, enabled = true, addPreset, title, stateKey = 'list' } = props;
   const { token } = theme.useToken();

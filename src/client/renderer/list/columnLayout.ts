@@ -88,6 +88,22 @@ export function useColumnLayout(columns: GridColumn[], resetSignal: number, onSa
   return { shown, layout: current.layout, read, update };
 }
 
+/** Left offsets of the left-pinned columns and right offsets of the right-pinned (sticky cells). */
+export function stickyOffsets(shown: GridColumn[]): Map<string, CSSProperties> {
+  const offsets = new Map<string, CSSProperties>();
+  let left = 0;
+  for (const column of shown.filter((c) => c.pinned === 'left')) {
+    offsets.set(column.id, { left });
+    left += column.width;
+  }
+  let right = 0;
+  for (const column of shown.filter((c) => c.pinned === 'right').reverse()) {
+    offsets.set(column.id, { right });
+    right += column.width;
+  }
+  return offsets;
+}
+
 /** A cell's box: its width (growing into free space with flex), alignment and sticky side. */
 export function cellStyle(column: GridColumn, sticky: CSSProperties | undefined): CSSProperties {
   return { flex: `${column.flex ?? 0} 0 ${column.width}px`, minWidth: column.minWidth, ...sticky };

@@ -8,7 +8,7 @@ import { menuViewOf, pageKindOf } from '../common/views.ts';
 import { pageTargetOf } from './pageTarget.ts';
 import { variantPage } from '../document/variants.ts';
 
-// Each layout (and ag-grid with the list) loads only when a page of that kind opens.
+// Each layout loads only when a page of that kind opens.
 const ListPage = lazy(() => import('../list/ListPage.tsx'));
 // Only menus whose page is not built show the placeholder (with antd's Result and Descriptions).
 const PagePlaceholder = lazy(() => import('../../app/pages/PagePlaceholder.tsx'));
