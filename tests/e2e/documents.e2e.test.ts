@@ -189,6 +189,69 @@ describe('bills in the browser', () => {
     await expect.poll(summaryLabel).toBe('合计');
   });
 
+  test('the line grid by keyboard: a typed key edits, Tab moves on editing, Escape cancels, arrows move, Space marks a gift, Ctrl+Delete deletes', async () => {
+    await page.goto(`${server.url}${pathOf('purchaseOrder')}`);
+    const bill = editor('purchase-order');
+    await bill.waitFor();
+    await pickHead(bill, 'supplierId', names.supplier);
+    await addGoods(bill, [names.goods0, names.goods1, names.goods2]);
+    await expect.poll(() => rowCount(bill)).toBe(3);
+    const editing = bill.locator('.erp-line-editing');
+    const active = async () => {
+      const cellBox = bill.locator('.erp-line-active');
+      return `${await cellBox.locator('xpath=..').getAttribute('row-index')}:${await cellBox.getAttribute('col-id')}`;
+    };
+    // A click opens the editor; Escape closes it and keeps the value, the cell still active.
+    await cell(bill, 0, 'qty').click();
+    await editing.locator('input').waitFor();
+    await editing.locator('input').fill('9');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => editing.count()).toBe(0);
+    expect(await cell(bill, 0, 'qty').innerText()).toBe('1.00');
+    expect(await active()).toBe('0:qty');
+    expect(await bill.locator('[role="grid"]').evaluate((grid) => grid === document.activeElement)).toBe(true);
+    // A typed digit starts the edit with that digit; Tab commits and edits the next editable cell.
+    await page.keyboard.press('5');
+    expect(await editing.locator('input').inputValue()).toBe('5');
+    await page.keyboard.press('Tab');
+    await expect.poll(() => editing.getAttribute('col-id')).toBe('purchasePrice');
+    expect(await cell(bill, 0, 'qty').innerText()).toBe('5.00');
+    // The editor opened on the cell's value, selected: a key types over it.
+    await page.keyboard.type('2');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => cell(bill, 0, 'purchasePrice').innerText()).toBe('2.00000');
+    await expect.poll(() => cell(bill, 0, 'totalAmt').innerText()).toBe('11.30');
+    await expect.poll(() => summary(bill, 'qty').innerText()).toBe('7.00');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => editing.count()).toBe(0);
+    // Arrows, Home and End move the active cell without editing it.
+    const at = (await active()).split(':')[1];
+    await page.keyboard.press('ArrowDown');
+    expect(await active()).toBe(`1:${at}`);
+    await page.keyboard.press('Home');
+    expect(await active()).toBe('1:__index');
+    await page.keyboard.press('End');
+    expect(await active()).toBe('1:remark');
+    // Space on the gift cell marks the line a gift, and again unmarks it.
+    await cell(bill, 1, 'isGift').click();
+    await editing.locator('input[type=checkbox]').waitFor();
+    await page.keyboard.press('Escape');
+    expect(await active()).toBe('1:isGift');
+    await page.keyboard.press(' ');
+    await expect.poll(() => cell(bill, 1, 'isGift').innerText()).toBe('是');
+    await page.keyboard.press(' ');
+    await expect.poll(() => cell(bill, 1, 'isGift').innerText()).toBe('');
+    // The unit cell offers the goods' units.
+    await cell(bill, 1, 'unitId').click();
+    await expect.poll(() => editing.locator('select option').count()).toBeGreaterThan(0);
+    await page.keyboard.press('Escape');
+    // Ctrl+Delete deletes the active line; the summary follows.
+    await page.keyboard.press('Control+Delete');
+    await expect.poll(() => rowCount(bill)).toBe(2);
+    await expect.poll(() => summary(bill, 'qty').innerText()).toBe('6.00');
+    expect(browser.pageErrors).toEqual([]);
+  });
+
   test('purchase inbound pulled from the order, submitted, approved and posted', async () => {
     await page.goto(`${server.url}${pathOf('purchaseIn')}`);
     const bill = editor('purchase-in');
