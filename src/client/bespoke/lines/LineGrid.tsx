@@ -17,7 +17,6 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import type { ResourceFile } from '../../../shared/resource.ts';
 import { dictItemOf, useDictionaries } from '../../renderer/common/useDictionary.ts';
 import { rt, useLabel } from '../../renderer/common/i18n.ts';
-import { http } from '../../api/http.ts';
 import { ROW_HEIGHT, HEADER_HEIGHT, cellStyle, stickyOffsets, useColumnLayout } from '../../renderer/list/columnLayout.ts';
 import { GridHeader } from '../../renderer/list/GridHeader.tsx';
 import { useGridVars } from '../../renderer/list/gridVars.ts';
@@ -25,26 +24,17 @@ import { TablePickerDialog } from '../../renderer/pickers/TablePickerDialog.tsx'
 import { resolvePicker } from '../../renderer/pickers/definition.ts';
 import { useResource } from '../../renderer/common/useResource.ts';
 import { useSettings } from '../../store/settings.ts';
-import { useDT, docText } from '../../renderer/document/i18n.ts';
-import { addQuantities, countedLineOf, duplicateOf, figureFields, parseClipboard, priceInputField, RunningSummary, type GridLine, type LineValues } from './lineModel.ts';
+import { useDT } from '../../renderer/document/i18n.ts';
+import { figureFields, parseClipboard, priceInputField, RunningSummary, type GridLine, type LineValues } from './lineModel.ts';
 import type { LineStore } from './lineStore.ts';
 import { fitWidths, lineGridColumns, type LineColumn, type LineGridColumn } from './lineGridColumns.ts';
 import { moveCursor, nextEditableCell, scrollToShow, tabCursor, type Cursor } from './lineCursor.ts';
 import { LineRow, type EditingCell, type OpenEditor } from './LineRow.tsx';
-import { useFeedback } from '../../feedback/FeedbackProvider.tsx';
+import { useGoodsEntry } from './useGoodsEntry.ts';
 import '../../renderer/list/grid.css';
 import './lineGrid.css';
 
 export type { LineColumn } from './lineGridColumns.ts';
-
-interface UnitRow {
-  unitId: string;
-  unitName?: string;
-  retailPrice?: string;
-  wholesalePrice?: string;
-  purchasePrice?: string;
-  finalPrice?: string;
-}
 
 export interface LineGridProps {
   store: LineStore;
@@ -81,12 +71,10 @@ interface ViewBox {
 
 export function LineGrid({ store, columns, readOnly, defaults, partnerId, side, height = 360, toolbar }: LineGridProps) {
   const dt = useDT();
-  const { modal, message } = useFeedback();
   const vars = useGridVars();
   const language = useSettings((s) => s.language);
-  const units = useRef(new Map<string, UnitRow[]>());
   const [pickerOpen, setPickerOpen] = useState(false);
-  const [barcode, setBarcode] = useState('');
+  const { units, loadUnits, listPrice, addGoods, barcode, setBarcode, scan } = useGoodsEntry({ store, defaults, partnerId, side });
   const label = useLabel();
   const dictFields = useMemo(() => Object.fromEntries(columns.filter((c) => c.dict).map((c) => [c.field, c.dict])), [columns]);
   const dictionaries = useDictionaries(dictFields);
@@ -120,77 +108,6 @@ export function LineGrid({ store, columns, readOnly, defaults, partnerId, side, 
     });
   }, [store, summary]);
 
-  const loadUnits = useCallback(
-    async (goodsIds: string[]) => {
-      const missing = goodsIds.filter((id) => !units.current.has(id));
-      if (!missing.length) return;
-      const rows = await http.postParams<(UnitRow & { commInfoId: string })[]>('/api/blade-base/communit/selectByCommInfoIds', { commInfoIds: missing.join(','), bartererId: partnerId });
-      for (const id of missing) units.current.set(id, rows.filter((r) => String(r.commInfoId) === id));
-    },
-    [partnerId],
-  );
-
-  const listPrice = useCallback(
-    (goodsId: string, unitId: string): string | undefined => {
-      const unit = units.current.get(goodsId)?.find((u) => String(u.unitId) === unitId);
-      if (!unit) return undefined;
-      const price = side === 'purchase' ? unit.purchasePrice : unit.finalPrice || unit.wholesalePrice || unit.retailPrice;
-      return price ? String(price) : undefined;
-    },
-    [side],
-  );
-
-  /** Adds goods as lines; the same goods and unit again asks to merge the quantities. */
-  const addGoods = useCallback(
-    async (rows: Record<string, unknown>[]) => {
-      await loadUnits(rows.map((r) => String(r.id)));
-      for (const row of rows) {
-        const goodsId = String(row.id);
-        const unitId = String(row.unitId ?? units.current.get(goodsId)?.[0]?.unitId ?? '');
-        // A count has one line per goods: the same goods again is pointed out, not merged.
-        const counted = store.doc.count ? countedLineOf(store.all(), goodsId) : undefined;
-        if (counted) {
-          void message.warning(docText('doc.countDuplicate', { line: store.all().indexOf(counted) + 1 }));
-          continue;
-        }
-        const existing = duplicateOf(store.all(), goodsId, unitId);
-        if (existing) {
-          const line = store.all().indexOf(existing) + 1;
-          const merge = await modal.confirm({ title: docText('doc.duplicateTitle'), content: docText('doc.duplicate', { line }) });
-          if (merge) store.update(existing.key, { qty: addQuantities(existing.values.qty, '1', store.places.quantity) });
-          continue;
-        }
-        const price = store.doc.amounts ? listPrice(goodsId, unitId) : undefined;
-        store.add({
-          ...defaults(),
-          commInfoId: goodsId,
-          commInfoCode: row.commInfoCode,
-          commInfoName: row.commInfoName,
-          standard: row.standard,
-          unitId,
-          unitName: row.unitName ?? units.current.get(goodsId)?.find((u) => String(u.unitId) === unitId)?.unitName,
-          // A count's line waits for the counted quantity; its difference is computed from it.
-          ...(store.doc.count ? {} : { qty: '1' }),
-          ...(price ? { [priceInputField(store.doc)]: price } : {}),
-        });
-      }
-    },
-    [loadUnits, store, modal, message, defaults, listPrice],
-  );
-
-  const scan = useCallback(async () => {
-    const code = barcode.trim();
-    if (!code) return;
-    const found = await http.get<Record<string, unknown>[]>('/api/blade-base/comminfo/selectByBarCode', { barCode: code });
-    setBarcode('');
-    if (!found.length) {
-      void message.warning(docText('doc.barcodeMissing', { code }));
-      return;
-    }
-    const hit = found[0];
-    await addGoods([{ ...hit, id: hit.commInfoId, unitId: hit.unitId }]);
-  }, [barcode, addGoods, message]);
-
   const context = useMemo(
     () => ({
       language,
@@ -199,7 +116,7 @@ export function LineGrid({ store, columns, readOnly, defaults, partnerId, side, 
         const item = dictItemOf(dictionaries[field], value);
         return item && label(item.dictValue, item.valueEn);
       },
-      unitName: (goodsId: string, unitId: string) => units.current.get(goodsId)?.find((u) => String(u.unitId) === unitId)?.unitName,
+      unitName: (goodsId: string, unitId: string) => units.get(goodsId)?.find((u) => String(u.unitId) === unitId)?.unitName,
     }),
     [language, dt, dictionaries, label],
   );
@@ -300,10 +217,10 @@ export function LineGrid({ store, columns, readOnly, defaults, partnerId, side, 
       if (!column?.editable || !line) return activate(target);
       if (column.source?.kind !== 'unit') return activate(target, { col: target.col, typed });
       const goodsId = String(line.values.commInfoId);
-      const optionsOf = () => units.current.get(goodsId)?.map((u) => ({ value: String(u.unitId), label: String(u.unitName ?? u.unitId) }));
+      const optionsOf = () => units.get(goodsId)?.map((u) => ({ value: String(u.unitId), label: String(u.unitName ?? u.unitId) }));
       activate(target, { col: target.col, options: optionsOf() });
       // A bill opened from the server has not read its goods' units yet: the choices follow.
-      if (!units.current.has(goodsId))
+      if (!units.has(goodsId))
         loadUnits([goodsId])
           .then(() => {
             const current = cursorRef.current;
@@ -328,7 +245,7 @@ export function LineGrid({ store, columns, readOnly, defaults, partnerId, side, 
     const patch: LineValues = { [source.field]: next };
     if (source.kind === 'unit') {
       const goodsId = String(line.values.commInfoId);
-      patch.unitName = units.current.get(goodsId)?.find((u) => String(u.unitId) === String(next))?.unitName;
+      patch.unitName = units.get(goodsId)?.find((u) => String(u.unitId) === String(next))?.unitName;
       const price = store.doc.amounts ? listPrice(goodsId, String(next)) : undefined;
       if (price) patch[priceInputField(store.doc)] = price;
     }
@@ -522,6 +439,7 @@ export function LineGrid({ store, columns, readOnly, defaults, partnerId, side, 
           onKeyDown={onKeyDown}
           onClick={onClick}
           onScroll={onScroll}
+          onMouseOver={titleWhenTruncated}
         >
           <div className="erp-grid-inner" style={{ width: totalWidth }}>
             <GridHeader shown={shownColumns} styles={styles} sort={[]} onSort={NO_SAVE} update={update} />
@@ -577,3 +495,11 @@ export function LineGrid({ store, columns, readOnly, defaults, partnerId, side, 
 }
 
 const keepOnPage = (event: React.FormEvent) => event.preventDefault();
+
+/** A cell whose text is cut off shows it whole as its tooltip (a cell with a problem shows the problem). */
+function titleWhenTruncated(event: React.MouseEvent<HTMLElement>) {
+  const cell = (event.target as HTMLElement).closest<HTMLElement>('.erp-grid-cell:not([aria-invalid]):not(.erp-line-editing)');
+  if (!cell) return;
+  if (cell.scrollWidth > cell.clientWidth) cell.title = cell.innerText;
+  else cell.removeAttribute('title');
+}
