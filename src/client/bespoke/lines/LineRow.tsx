@@ -77,6 +77,13 @@ interface CellEditorProps {
 /** A plain input (text, figures), a select (units) or a checkbox (gift), focused as it opens. */
 function CellEditor({ line, column, cell, editor, onBlur: onEditorBlur }: CellEditorProps) {
   const onBlur = () => onEditorBlur(cell.id);
+  const editId = useRef(cell.id);
+  editId.current = cell.id;
+  // An editor whose row leaves the drawn range (the grid scrolled by the wheel) keeps what was
+  // typed: the edit commits as on a blur. (Declared first: it runs before the editor unregisters.)
+  const latestBlur = useRef(onEditorBlur);
+  latestBlur.current = onEditorBlur;
+  useLayoutEffect(() => () => latestBlur.current(editId.current), []);
   const input = useRef<HTMLInputElement>(null);
   const select = useRef<HTMLSelectElement>(null);
   const kind = column.source?.kind;

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type CSSProperties, type PointerEvent } from 'react';
+import { memo, useEffect, useRef, useState, type CSSProperties, type PointerEvent } from 'react';
 import { rt } from '../common/i18n.ts';
 import { cellClass, moveColumn, nextSort, type ColumnLayout, type SortState } from './columnLayout.ts';
 import { SELECT_COL, type GridColumn } from './columns.tsx';
@@ -50,7 +50,7 @@ function SelectAll({ all, some, onChange }: NonNullable<HeaderProps['selection']
 }
 
 /** The header row: titles, sort arrows, the select-all box, drag to move, the edge to resize. */
-export function GridHeader({ shown, styles, sort, onSort, selection, update }: HeaderProps) {
+export const GridHeader = memo(function GridHeader({ shown, styles, sort, onSort, selection, update }: HeaderProps) {
   const dragging = useRef<string | undefined>(undefined);
   const [dropTarget, setDropTarget] = useState<{ id: string; after: boolean } | undefined>();
 
@@ -158,4 +158,4 @@ export function GridHeader({ shown, styles, sort, onSort, selection, update }: H
       })}
     </div>
   );
-}
+});
