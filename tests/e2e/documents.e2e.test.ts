@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../support/server.ts';
 import { expectOk, signedIn, type Api } from '../support/client.ts';
-import { makeWorld, BASES, stockOf, partyBalance, type World } from '../support/bills.ts';
+import { makeWorld, BASES, lines, stockOf, partyBalance, type World } from '../support/bills.ts';
 import { formatAmount } from '../../src/shared/money/index.ts';
 import { launchBrowser, screenshot, type Browser } from './support/browser.ts';
 import { expectMessage, seededLeaves, signIn } from './support/shell.ts';
@@ -249,6 +249,43 @@ describe('bills in the browser', () => {
     await page.keyboard.press('Control+Delete');
     await expect.poll(() => rowCount(bill)).toBe(2);
     await expect.poll(() => summary(bill, 'qty').innerText()).toBe('6.00');
+    expect(browser.pageErrors).toEqual([]);
+  });
+
+  test("a long bill's lines: page keys bring rows into view; a value typed in a row scrolled out of view is kept", async () => {
+    const specs = Array.from({ length: 60 }, () => ({ goods: w.goods[0], qty: '1', taxPrice: '1.13', taxRate: '13' }));
+    const draft = expectOk<{ id: string }>(await api.post(`${BASES.salesOut}/draft`, { customerId: w.customers[0], depotId: w.depots[0], bodyList: lines(w, specs) }));
+    const history = seededLeaves().find((leaf) => leaf.code === 'salesOut')!.historyPath!;
+    await page.goto(`${server.url}${history}`);
+    await page.locator(`.erp-grid-row[row-id="${draft.id}"] [data-testid=row-actions] button`, { hasText: '查看' }).click();
+    const bill = editor('sales-out');
+    await expect.poll(() => summary(bill, 'qty').innerText()).toBe('60.00');
+    const grid = bill.locator('[role="grid"]');
+    const activeRow = async () => Number(await bill.locator('.erp-line-active').locator('xpath=..').getAttribute('row-index'));
+    // What shows at the cell's centre is the cell (not the header, the summary row or the page beyond).
+    const inView = (row: number) =>
+      cell(bill, row, 'qty').evaluate((el) => {
+        const box = el.getBoundingClientRect();
+        const shown = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+        return Boolean(shown && el.contains(shown));
+      });
+    await cell(bill, 0, 'qty').click();
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('PageDown');
+    const paged = await activeRow();
+    expect(paged).toBeGreaterThan(5);
+    expect(await inView(paged)).toBe(true);
+    await page.keyboard.press('Control+End');
+    expect(await activeRow()).toBe(59);
+    expect(await inView(59)).toBe(true);
+    // Typed into the last line, then the grid scrolled to the top (the wheel): the line keeps it.
+    await cell(bill, 59, 'qty').click();
+    await bill.locator('.erp-line-editing input').fill('7');
+    await grid.evaluate((el) => el.scrollTo({ top: 0 }));
+    await expect.poll(() => summary(bill, 'qty').innerText()).toBe('66.00');
+    await expect.poll(() => bill.locator('.erp-line-editing').count()).toBe(0);
+    await grid.evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
+    await expect.poll(() => cell(bill, 59, 'qty').innerText()).toBe('7.00');
     expect(browser.pageErrors).toEqual([]);
   });
 
