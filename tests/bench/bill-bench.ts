@@ -31,7 +31,8 @@
  *   npx tsx tests/bench/bill-bench.ts        (or npm run bench -- bill)
  *   BILL_BENCH_REUSE=1   reuse an existing build in BILL_BENCH_DIST instead of building
  *   BILL_BENCH_RUNS=n    runs per setup (default 5)
- *   BILL_BENCH_SETUPS=…  some of vsync,uncapped,control,link (default all four)
+ *   BILL_BENCH_SETUPS=…  some of vsync,uncapped,control,link,slow (default the first four; slow: the
+ *                        page's CPU slowed 2× by Chrome's throttling, for a machine half as fast)
  *   BILL_BENCH_QUERY=q   appended to the history list's address (flags of an experimental build)
  *   BILL_BENCH_DEBUG=1   per run: the calls (and performance.mark entries) after the click, the
  *                        open's long frames and their scripts (mapped to sources), each key's and
@@ -800,8 +801,11 @@ const ALL_SETUPS = [
   { key: 'control', name: `control: a ${CONTROL_LINES}-line bill, 60 Hz vsync`, unthrottled: false, bill: 'small' },
   // A branch office's line to the server, as Chrome's network emulation gives it (bytes on the wire).
   { key: 'link', name: 'an office link (20 Mbit/s down, 5 up, 30 ms round trip), no frame-rate cap', unthrottled: true, bill: 'big', link: { latency: 30, down: 20e6 / 8, up: 5e6 / 8 } },
+  // A machine half as fast (Chrome's CPU throttling of the page's renderer), asked for by name only.
+  { key: 'slow', name: 'the CPU slowed 2× (CDP Emulation.setCPUThrottlingRate), no frame-rate cap', unthrottled: true, bill: 'big', cpu: 2 },
 ] as const;
-const SETUPS = process.env.BILL_BENCH_SETUPS ? ALL_SETUPS.filter((s) => process.env.BILL_BENCH_SETUPS!.split(',').includes(s.key)) : ALL_SETUPS;
+const DEFAULT_SETUPS = ['vsync', 'uncapped', 'control', 'link'];
+const SETUPS = ALL_SETUPS.filter((s) => (process.env.BILL_BENCH_SETUPS?.split(',') ?? DEFAULT_SETUPS).includes(s.key));
 
 export async function runBillBench(): Promise<SetupFigures[]> {
   if (process.env.BILL_BENCH_REUSE && fs.existsSync(path.join(OUT_DIR, 'index.html'))) console.log(`(reusing the build in ${OUT_DIR})`);
@@ -830,6 +834,7 @@ export async function runBillBench(): Promise<SetupFigures[]> {
             await network.send('Network.enable');
             await network.send('Network.emulateNetworkConditions', { offline: false, latency: setup.link.latency, downloadThroughput: setup.link.down, uploadThroughput: setup.link.up });
           }
+          if ('cpu' in setup) await (await page.context().newCDPSession(page)).send('Emulation.setCPUThrottlingRate', { rate: setup.cpu });
           const cdp = PROFILE && setup === SETUPS[0] ? await page.context().newCDPSession(page) : undefined;
           const tracer = TRACE && setup === SETUPS[0] ? await page.context().newCDPSession(page) : undefined;
           const open = await openBill(page, server.url, historyPath, bill, cdp, tracer);
