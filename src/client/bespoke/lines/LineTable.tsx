@@ -171,6 +171,8 @@ export const LineTable = memo(function LineTable({ store, columns, readOnly, hei
   );
   const editor = useRef<OpenEditor | undefined>(undefined);
   const editSeq = useRef(0);
+  /** The cell whose editor opens after the frame that shows an Enter's commit (see reopenAfterFrame). */
+  const reopening = useRef<Cursor | undefined>(undefined);
   const gridId = useId();
   const latest = useRef({ lines, shownColumns });
   latest.current = { lines, shownColumns };
@@ -259,6 +261,8 @@ export const LineTable = memo(function LineTable({ store, columns, readOnly, hei
   const order = useMemo(() => shownColumns.map((c) => c.id), [shownColumns]);
 
   const onKeyDown = (event: React.KeyboardEvent<HTMLDivElement>) => {
+    // A key pressed before the next cell's editor has opened decides instead (Escape: it stays closed).
+    reopening.current = undefined;
     const current = cursorRef.current;
     const { key } = event;
     if (current?.editing) {
@@ -332,17 +336,22 @@ export const LineTable = memo(function LineTable({ store, columns, readOnly, hei
    * (opening it, which renders and focuses an input, in the same task made that frame late by as
    * much). A key typed in between lands on the active cell, which starts its editor as any typed key does.
    */
-  const reopenAfterFrame = (next: Cursor) =>
+  const reopenAfterFrame = (next: Cursor) => {
+    reopening.current = next;
     requestAnimationFrame(() =>
       setTimeout(() => {
+        if (reopening.current !== next) return;
+        reopening.current = undefined;
         const current = cursorRef.current;
         if (!current || current.editing || current.row !== next.row || current.col !== next.col) return;
         if (document.activeElement !== boxRef.current) return;
         startEdit(next);
       }),
     );
+  };
 
   const onClick = (event: React.MouseEvent<HTMLDivElement>) => {
+    reopening.current = undefined;
     const cell = (event.target as HTMLElement).closest<HTMLElement>('[role="gridcell"]');
     const row = cell?.parentElement;
     if (!cell || !row || row.getAttribute('row-index') === null) return;
