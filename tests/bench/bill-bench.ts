@@ -622,7 +622,7 @@ const editorInput = `[data-testid="document-${RESOURCE}"] .erp-line-editing inpu
 
 /** The active cell's row while the line grid has the focus (−1 when the focus is elsewhere). */
 function activeRowInPage(resource: string): number {
-  const grid = document.querySelector(`[data-testid="document-${resource}"] [role="grid"]`);
+  const grid = document.querySelector(`[data-testid="document-${resource}"] [data-testid="line-grid"]`);
   if (!grid || !grid.contains(document.activeElement)) return -1;
   return Number(grid.querySelector('.erp-line-active')?.closest('.erp-grid-row')?.getAttribute('row-index') ?? -1);
 }

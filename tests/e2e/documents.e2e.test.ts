@@ -209,7 +209,8 @@ describe('bills in the browser', () => {
     await expect.poll(() => editing.count()).toBe(0);
     expect(await cell(bill, 0, 'qty').innerText()).toBe('1.00');
     expect(await active()).toBe('0:qty');
-    expect(await bill.locator('[role="grid"]').evaluate((grid) => grid === document.activeElement)).toBe(true);
+    // The keyboard stays in the grid (its keys box), not on the page.
+    expect(await bill.locator('[data-testid="line-grid"] .erp-line-keys').evaluate((box) => box === document.activeElement)).toBe(true);
     // A typed digit starts the edit with that digit; Tab commits and edits the next editable cell.
     await page.keyboard.press('5');
     expect(await editing.locator('input').inputValue()).toBe('5');
@@ -251,6 +252,66 @@ describe('bills in the browser', () => {
     await page.keyboard.press('Control+Delete');
     await expect.poll(() => rowCount(bill)).toBe(2);
     await expect.poll(() => summary(bill, 'qty').innerText()).toBe('6.00');
+    expect(browser.pageErrors).toEqual([]);
+  });
+
+  test('a Chinese input method on a cell not being edited: its composition shows over the cell and its text opens the editor; full-width figures read as figures', async () => {
+    await page.goto(`${server.url}${pathOf('purchaseOrder')}`);
+    const bill = editor('purchase-order');
+    await bill.waitFor();
+    await pickHead(bill, 'supplierId', names.supplier);
+    await addGoods(bill, [names.goods0]);
+    await expect.poll(() => rowCount(bill)).toBe(1);
+    const editing = bill.locator('.erp-line-editing');
+    const keysBox = bill.locator('.erp-line-keys');
+    await cell(bill, 0, 'remark').click();
+    await editing.locator('input').waitFor();
+    await page.keyboard.press('Escape');
+    await expect.poll(() => editing.count()).toBe(0);
+    // The system's IME works only in an element that takes text: the focus is on the keys box.
+    expect(await keysBox.evaluate((box) => box === document.activeElement && (box as HTMLElement).isContentEditable)).toBe(true);
+    const cdp = await page.context().newCDPSession(page);
+    try {
+      // Pinyin being composed shows over the active cell; no editor yet (it would end the composition).
+      await cdp.send('Input.imeSetComposition', { text: 'beizhu', selectionStart: 6, selectionEnd: 6 });
+      await expect.poll(() => keysBox.evaluate((box) => box.classList.contains('erp-line-composing') && box.textContent)).toBe('beizhu');
+      const cellBox = await cell(bill, 0, 'remark').boundingBox();
+      const composedBox = await keysBox.boundingBox();
+      expect(Math.abs(composedBox!.y - cellBox!.y)).toBeLessThan(2);
+      expect(Math.abs(composedBox!.x - cellBox!.x)).toBeLessThan(2);
+      expect(await editing.count()).toBe(0);
+      // Its committed text opens the cell's editor with it, the caret after it; typing goes on there.
+      await cdp.send('Input.insertText', { text: '备注' });
+      await expect.poll(() => editing.locator('input').inputValue()).toBe('备注');
+      expect(await keysBox.evaluate((box) => box.classList.contains('erp-line-composing') || box.textContent !== '')).toBe(false);
+      await page.keyboard.type('一');
+      await page.keyboard.press('Enter');
+      await expect.poll(() => cell(bill, 0, 'remark').innerText()).toBe('备注一');
+      await page.keyboard.press('Escape');
+      // Figures typed full-width (Chinese punctuation mode: the period key gives 。) read as figures.
+      await cell(bill, 0, 'qty').click();
+      await editing.locator('input').waitFor();
+      await page.keyboard.press('Escape');
+      await expect.poll(() => editing.count()).toBe(0);
+      await cdp.send('Input.insertText', { text: '１２。５' });
+      await expect.poll(() => editing.locator('input').inputValue()).toBe('１２。５');
+      await page.keyboard.press('Escape');
+      expect(await cell(bill, 0, 'qty').innerText()).toBe('1.00');
+      await cdp.send('Input.insertText', { text: '１２。５' });
+      await page.keyboard.press('Tab');
+      await expect.poll(() => cell(bill, 0, 'qty').innerText()).toBe('12.50');
+      await expect.poll(() => summary(bill, 'qty').innerText()).toBe('12.50');
+      // A composition on a cell that takes no text (the line number) is dropped, nothing opens.
+      await page.keyboard.press('Escape');
+      await page.keyboard.press('Home');
+      await cdp.send('Input.imeSetComposition', { text: 'a', selectionStart: 1, selectionEnd: 1 });
+      expect(await keysBox.evaluate((box) => box.classList.contains('erp-line-composing'))).toBe(false);
+      await cdp.send('Input.insertText', { text: '啊' });
+      await expect.poll(() => keysBox.evaluate((box) => box.textContent)).toBe('');
+      expect(await editing.count()).toBe(0);
+    } finally {
+      await cdp.detach();
+    }
     expect(browser.pageErrors).toEqual([]);
   });
 

@@ -34,6 +34,27 @@ const context = {
 };
 const line = (values: Record<string, unknown>): GridLine => ({ key: 'k', values, errors: {} });
 
+describe('a figure typed with a Chinese input method on', () => {
+  test('full-width digits and signs, the ideographic full stop and spaces read as ASCII', () => {
+    expect(lines.typedFigure('１２．５')).toBe('12.5');
+    expect(lines.typedFigure('12。5')).toBe('12.5');
+    expect(lines.typedFigure('－３')).toBe('-3');
+    expect(lines.typedFigure(' 1\u30002 ')).toBe('12');
+    // Other text is kept for the line's check to report.
+    expect(lines.typedFigure('十二')).toBe('十二');
+  });
+
+  test('ASCII figures come back unchanged; full-width ones as their ASCII twins', () => {
+    fc.assert(
+      fc.property(fc.stringMatching(/^-?\d{1,9}(\.\d{1,5})?$/), (figure) => {
+        expect(lines.typedFigure(figure)).toBe(figure);
+        const wide = [...figure].map((c) => String.fromCharCode(c.charCodeAt(0) + 0xfee0)).join('');
+        expect(lines.typedFigure(wide)).toBe(figure);
+      }),
+    );
+  });
+});
+
 describe('line grid columns', () => {
   const grid = () => lines.lineGridColumns(columns, false, context);
 

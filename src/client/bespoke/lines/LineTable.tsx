@@ -6,10 +6,15 @@
  * commits and moves to the next editable cell, Tab too; Escape cancels; Insert asks for goods,
  * Ctrl+Delete deletes the line.
  *
- * The grid keeps the keyboard focus itself and marks the active cell (aria-activedescendant), so
- * moving never focuses a cell (focus() forces style and layout); scroll offsets and the view's
- * size are kept from scroll and resize events, so no key reads the layout either. Moving the
- * active cell draws this table only, not the toolbar's antd controls.
+ * The keyboard focus stays on one element of the grid's own, the keys box (an empty editable box
+ * over the active cell, unseen), and the active cell is marked (aria-activedescendant), so moving
+ * never focuses a cell (focus() forces style and layout); scroll offsets and the view's size are
+ * kept from scroll and resize events, so no key reads the layout either. Moving the active cell
+ * draws this table only, not the toolbar's antd controls.
+ *
+ * The keys box is editable so that an input method works on a cell not yet being edited: with the
+ * focus on an element that takes no text the system's IME is off and pinyin arrives as Latin
+ * letters. Its composition shows over the cell; the text it commits opens the cell's editor.
  */
 import { memo, useCallback, useId, useLayoutEffect, useMemo, useRef, useState, type MutableRefObject } from 'react';
 import { Empty } from 'antd';
@@ -23,7 +28,7 @@ import { useSettings } from '../../store/settings.ts';
 import { useDT } from '../../renderer/document/i18n.ts';
 import { figureFields, priceInputField, RunningSummary, type GridLine, type LineValues } from './lineModel.ts';
 import type { LineStore } from './lineStore.ts';
-import { fitWidths, lineGridColumns, type LineColumn, type LineGridColumn } from './lineGridColumns.ts';
+import { fitWidths, lineGridColumns, typedFigure, type LineColumn, type LineGridColumn } from './lineGridColumns.ts';
 import { moveCursor, nextEditableCell, scrollToShow, tabCursor, type Cursor } from './lineCursor.ts';
 import { LineRow, type EditingCell, type OpenEditor } from './LineRow.tsx';
 import type { UnitRow } from './useGoodsEntry.ts';
@@ -174,6 +179,8 @@ export const LineTable = memo(function LineTable({ store, columns, readOnly, hei
   /** The cell whose editor opens after the frame that shows an Enter's commit (see reopenAfterFrame). */
   const reopening = useRef<Cursor | undefined>(undefined);
   const gridId = useId();
+  const keysRef = useRef<HTMLDivElement>(null);
+  const composing = useRef(false);
   const latest = useRef({ lines, shownColumns });
   latest.current = { lines, shownColumns };
 
@@ -235,7 +242,7 @@ export const LineTable = memo(function LineTable({ store, columns, readOnly, hei
     const line = store.all()[current.row];
     const source = latest.current.shownColumns.find((c) => c.id === current.col)?.source;
     if (!line || !source || value === undefined) return;
-    const next = source.kind === 'gift' ? (value ? 2 : 1) : value;
+    const next = source.kind === 'gift' ? (value ? 2 : 1) : source.kind === 'decimal' ? typedFigure(String(value)) : value;
     if (String(line.values[source.field] ?? '') === String(next) || (source.kind === 'gift' && Number(line.values.isGift ?? 1) === next)) return;
     const patch: LineValues = { [source.field]: next };
     if (source.kind === 'unit') {
@@ -247,7 +254,7 @@ export const LineTable = memo(function LineTable({ store, columns, readOnly, hei
     store.update(line.key, patch);
   }, [store, listPrice, setCursor, cursorRef, units]);
 
-  const focusGrid = () => boxRef.current?.focus({ preventScroll: true });
+  const focusGrid = () => keysRef.current?.focus({ preventScroll: true });
 
   const onEditorBlur = useCallback(
     (editId: number | undefined) => {
@@ -260,9 +267,11 @@ export const LineTable = memo(function LineTable({ store, columns, readOnly, hei
   const editableIds = useMemo(() => shownColumns.filter((c) => c.editable).map((c) => c.id), [shownColumns]);
   const order = useMemo(() => shownColumns.map((c) => c.id), [shownColumns]);
 
-  const onKeyDown = (event: React.KeyboardEvent<HTMLDivElement>) => {
+  const onKeyDown = (event: React.KeyboardEvent<HTMLFormElement>) => {
     // A key pressed before the next cell's editor has opened decides instead (Escape: it stays closed).
     reopening.current = undefined;
+    // A key the input method takes (pinyin, its Enter) is the composition's, not the grid's.
+    if (event.nativeEvent.isComposing || event.key === 'Process') return;
     const current = cursorRef.current;
     const { key } = event;
     if (current?.editing) {
@@ -284,13 +293,18 @@ export const LineTable = memo(function LineTable({ store, columns, readOnly, hei
       }
       return;
     }
+    if ((event.ctrlKey || event.metaKey) && /^[zy]$/i.test(key)) {
+      // The keys box's own undo would bring back text it has handed on.
+      event.preventDefault();
+      return;
+    }
     if (key === 'Insert' && !readOnly && onInsert) {
       event.preventDefault();
       onInsert();
       return;
     }
     if (!lines.length) return;
-    const from = current && current.row < lines.length ? current : { row: 0, col: order[1] ?? order[0] };
+    const from = activeOrFirst();
     if (key === 'Delete' && event.ctrlKey) {
       if (readOnly) return;
       event.preventDefault();
@@ -312,8 +326,12 @@ export const LineTable = memo(function LineTable({ store, columns, readOnly, hei
       return activate(moved);
     }
     const column = shownColumns.find((c) => c.id === from.col);
-    if (!column?.editable) return;
-    const kind = column.source?.kind;
+    const kind = column?.editable ? column.source?.kind : undefined;
+    const printable = key.length === 1 && !event.ctrlKey && !event.metaKey && !event.altKey;
+    // A character or Enter that edits nothing goes nowhere (not into the keys box, which would
+    // scroll to show it).
+    if ((printable || key === 'Enter') && !kind) return event.preventDefault();
+    if (!kind) return;
     if (key === 'Enter' || key === 'F2') {
       event.preventDefault();
       startEdit(from);
@@ -324,10 +342,10 @@ export const LineTable = memo(function LineTable({ store, columns, readOnly, hei
     } else if ((key === 'Backspace' || key === 'Delete') && (kind === 'text' || kind === 'decimal')) {
       event.preventDefault();
       startEdit(from, '');
-    } else if (key.length === 1 && !event.ctrlKey && !event.metaKey && !event.altKey && (kind === 'text' || kind === 'decimal')) {
-      // The typed key starts the edit and is its first character.
+    } else if (printable) {
       event.preventDefault();
-      startEdit(from, key);
+      // The typed key starts the edit and is its first character.
+      if (kind === 'text' || kind === 'decimal') startEdit(from, key);
     }
   };
 
@@ -344,10 +362,63 @@ export const LineTable = memo(function LineTable({ store, columns, readOnly, hei
         reopening.current = undefined;
         const current = cursorRef.current;
         if (!current || current.editing || current.row !== next.row || current.col !== next.col) return;
-        if (document.activeElement !== boxRef.current) return;
+        if (document.activeElement !== keysRef.current) return;
         startEdit(next);
       }),
     );
+  };
+
+  /** The active cell, or the first line's first column when none has been yet. */
+  function activeOrFirst(): Cursor {
+    const current = cursorRef.current;
+    return current && current.row < latest.current.lines.length ? current : { row: 0, col: order[1] ?? order[0] };
+  }
+
+  /** A cell that typed text edits (text and figures). */
+  const typeable = (target: Cursor) => {
+    const column = latest.current.shownColumns.find((c) => c.id === target.col);
+    return !!column?.editable && (column.source?.kind === 'text' || column.source?.kind === 'decimal');
+  };
+
+  /** Text the keys box received (an IME's committed text, a character typed while the IME was composing) edits the active cell. */
+  const takeTyped = (box: HTMLElement) => {
+    const text = box.textContent ?? '';
+    box.textContent = '';
+    if (!text || !latest.current.lines.length || cursorRef.current?.editing) return;
+    const target = activeOrFirst();
+    if (typeable(target)) startEdit(target, text);
+  };
+
+  const onCompositionStart = (event: React.CompositionEvent<HTMLDivElement>) => {
+    composing.current = true;
+    reopening.current = undefined;
+    // The composition shows over the active cell, as its editor would (placed now, not on each
+    // move: a focused editable box that moves costs the browser work on every page key). Over a
+    // cell that takes no text it stays unseen, its text dropped at the end.
+    if (cursorRef.current?.editing || !latest.current.lines.length) return;
+    const target = activeOrFirst();
+    const columns = latest.current.shownColumns;
+    const at = columns.findIndex((c) => c.id === target.col);
+    if (at < 0) return;
+    const box = event.currentTarget;
+    const pinned = columns[at].pinned === 'left';
+    const x = columns.slice(0, at).reduce((sum, c) => sum + (pinned ? (c.pinned === 'left' ? c.width : 0) : c.width), 0);
+    box.style.top = `${view.header + target.row * ROW_HEIGHT - view.top}px`;
+    box.style.left = `${pinned ? x : x - view.left}px`;
+    box.style.minWidth = `${columns[at].width}px`;
+    box.style.textAlign = columns[at].align === 'right' ? 'right' : '';
+    if (typeable(target)) box.classList.add('erp-line-composing');
+  };
+
+  const onCompositionEnd = (event: React.CompositionEvent<HTMLDivElement>) => {
+    composing.current = false;
+    event.currentTarget.classList.remove('erp-line-composing');
+    takeTyped(event.currentTarget);
+  };
+
+  const onKeysInput = (event: React.FormEvent<HTMLDivElement>) => {
+    if (composing.current || (event.nativeEvent as InputEvent).isComposing) return;
+    takeTyped(event.currentTarget);
   };
 
   const onClick = (event: React.MouseEvent<HTMLDivElement>) => {
@@ -370,6 +441,7 @@ export const LineTable = memo(function LineTable({ store, columns, readOnly, hei
   // Lines removed or replaced: the active cell stays within the lines there are.
   const active = cursor && lines.length ? (cursor.row < lines.length ? cursor : { row: lines.length - 1, col: cursor.col }) : undefined;
   const activeId = `${gridId}-active`;
+  const activeTitle = active && shownColumns.find((c) => c.id === active.col)?.title;
 
   // Rows keyed by their slot in the drawn range, not by line: a row scrolled out is reused for
   // the row scrolled in (its cells' text rewritten), instead of removed and made again.
@@ -382,16 +454,15 @@ export const LineTable = memo(function LineTable({ store, columns, readOnly, hei
       {/* A form of its own: Chrome's autofill reads, when an editor takes the focus and on each
           keystroke, the whole form the editor belongs to, which without one is every formless
           control of the page. Enter never submits it (it moves to the next cell). */}
-      <form style={{ height, position: 'relative', ...vars }} data-testid="line-grid" noValidate onSubmit={keepOnPage}>
+      <form className="erp-line-frame" style={{ height, position: 'relative', ...vars }} data-testid="line-grid" noValidate onSubmit={keepOnPage} onKeyDown={onKeyDown}>
         <div
           ref={boxRef}
           className="erp-list-grid erp-lines"
           role="grid"
-          tabIndex={0}
+          tabIndex={-1}
+          onFocus={toKeysBox}
           aria-rowcount={lines.length + 1}
           aria-readonly={readOnly || undefined}
-          aria-activedescendant={active ? activeId : undefined}
-          onKeyDown={onKeyDown}
           onClick={onClick}
           onScroll={onScroll}
           onMouseOver={titleWhenTruncated}
@@ -424,6 +495,21 @@ export const LineTable = memo(function LineTable({ store, columns, readOnly, hei
             )}
           </div>
         </div>
+        <div
+          ref={keysRef}
+          className="erp-line-keys"
+          contentEditable={readOnly ? false : 'plaintext-only'}
+          tabIndex={0}
+          role="textbox"
+          aria-readonly={readOnly || undefined}
+          spellCheck={false}
+          aria-label={activeTitle}
+          aria-activedescendant={active ? activeId : undefined}
+          onCompositionStart={onCompositionStart}
+          onCompositionEnd={onCompositionEnd}
+          onInput={onKeysInput}
+          onPaste={plainPasteOnly}
+        />
         {lines.length === 0 && (
           <div className="erp-grid-overlay erp-grid-empty" style={{ top: size.header }}>
             <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={rt('list.empty')} style={{ margin: 0 }} />
@@ -435,6 +521,14 @@ export const LineTable = memo(function LineTable({ store, columns, readOnly, hei
 });
 
 const keepOnPage = (event: React.FormEvent) => event.preventDefault();
+
+/** A paste never lands in the keys box as text (LineGrid's handler takes a block of cells). */
+const plainPasteOnly = (event: React.ClipboardEvent) => event.preventDefault();
+
+/** A press on the grid (a cell, the scroll bar) gives the keyboard to its keys box. */
+function toKeysBox(event: React.FocusEvent<HTMLDivElement>) {
+  if (event.target === event.currentTarget) event.currentTarget.parentElement?.querySelector<HTMLElement>('.erp-line-keys')?.focus({ preventScroll: true });
+}
 
 /** A cell whose text is cut off shows it whole as its tooltip (a cell with a problem shows the problem). */
 function titleWhenTruncated(event: React.MouseEvent<HTMLElement>) {

@@ -143,3 +143,15 @@ export function fitWidths(columns: Pick<GridColumn, 'width' | 'minWidth'>[], ava
   whole[whole.length - 1] += available - whole.reduce((a, b) => a + b, 0);
   return { widths: whole, pinned: false };
 }
+
+/**
+ * A figure as typed with a Chinese input method on: full-width digits and signs (１２．５) and the
+ * ideographic full stop (12。5, what the period key gives in Chinese punctuation mode) read as
+ * their ASCII forms, spaces dropped. Anything else stays, for the line's check to report.
+ */
+export function typedFigure(text: string): string {
+  return text
+    .replace(/[\uFF01-\uFF5E]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0))
+    .replace(/\u3002/g, '.')
+    .replace(/[\s\u3000]/g, '');
+}
