@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import http from 'node:http';
 
 export const basicOf = (clientId: string, secret: string) => `Basic ${Buffer.from(`${clientId}:${secret}`).toString('base64')}`;
 export const BASIC = basicOf('saber', 'saber_secret');
@@ -52,16 +53,29 @@ export class Api {
       body = JSON.stringify(opts.json);
     } else if (opts.form) body = opts.form;
     else if (opts.body !== undefined) body = opts.body;
-    const res = await fetch(url, { method, headers, body, redirect: opts.redirect });
-    if (opts.raw) return { status: res.status, body: Buffer.from(await res.arrayBuffer()) as T, headers: res.headers };
-    const text = await res.text();
+    let status: number;
+    let bytes: Buffer;
+    let replyHeaders: Headers;
+    if ((body === undefined || typeof body === 'string') && opts.redirect === undefined) {
+      // Plain calls go over node:http: fetch's streams cost the suite about as much CPU as the
+      // server's own routing (profiled). Bodies fetch encodes itself (forms, files) still use it.
+      if (typeof body === 'string') headers['content-type'] ??= 'text/plain;charset=UTF-8';
+      ({ status, bytes, headers: replyHeaders } = await httpCall(method, url, headers, body));
+    } else {
+      const res = await fetch(url, { method, headers, body, redirect: opts.redirect });
+      status = res.status;
+      bytes = Buffer.from(await res.arrayBuffer());
+      replyHeaders = res.headers;
+    }
+    if (opts.raw) return { status, body: bytes as T, headers: replyHeaders };
+    const text = bytes.toString('utf8');
     let parsed: unknown = text;
     try {
       parsed = JSON.parse(text);
     } catch {
       // non-JSON answers (files) stay text
     }
-    return { status: res.status, body: parsed as T, headers: res.headers };
+    return { status, body: parsed as T, headers: replyHeaders };
   }
 
   get<T = any>(path: string, query?: Record<string, unknown>) {
@@ -104,6 +118,35 @@ export async function signedIn(base: string, tenantId = '000000', username = 'ad
   const reply = await api.login(username, password, tenantId);
   if (reply.status !== 200) throw new Error(`login failed: ${JSON.stringify(reply.body)}`);
   return api;
+}
+
+const keepAlive = new http.Agent({ keepAlive: true });
+
+/** One call over node:http, following redirects as fetch does (303, and 301/302 of a POST, become a GET). */
+async function httpCall(method: string, url: URL, headers: Record<string, string>, body: string | undefined, hops = 0): Promise<{ status: number; bytes: Buffer; headers: Headers }> {
+  const answer = await new Promise<{ status: number; bytes: Buffer; raw: http.IncomingHttpHeaders }>((resolve, reject) => {
+    const req = http.request(url, { method, headers, agent: keepAlive }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, bytes: Buffer.concat(chunks), raw: res.headers }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+  const location = answer.raw.location;
+  if (answer.status >= 300 && answer.status < 400 && location && hops < 20) {
+    const toGet = answer.status === 303 || ((answer.status === 301 || answer.status === 302) && method === 'POST');
+    const next = { ...headers };
+    if (toGet) delete next['content-type'];
+    return httpCall(toGet ? 'GET' : method, new URL(location, url), next, toGet ? undefined : body, hops + 1);
+  }
+  const replyHeaders = new Headers();
+  for (const [name, value] of Object.entries(answer.raw)) {
+    if (Array.isArray(value)) for (const one of value) replyHeaders.append(name, one);
+    else if (value !== undefined) replyHeaders.set(name, value);
+  }
+  return { status: answer.status, bytes: answer.bytes, headers: replyHeaders };
 }
 
 /** Fails with the whole reply when a contract call did not answer HTTP 200 with code 200. */

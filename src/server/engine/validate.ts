@@ -54,10 +54,23 @@ function validationOnly(node: unknown): unknown {
   return out;
 }
 
+/**
+ * Compiled functions by the schema's text: a server made again in the same process (a test
+ * suite's many servers, a reload) gets equal schemas as new objects, and compiling is the costly
+ * part of building a resource's model.
+ */
+const compiledByText = new Map<string, ValidateFunction>();
+
 function validatorFor(schema: EntitySchema): ValidateFunction {
   let fn = compiled.get(schema);
   if (!fn) {
-    fn = ajv.compile(validationOnly(schema) as object);
+    const checked = validationOnly(schema) as object;
+    const text = JSON.stringify(checked);
+    fn = compiledByText.get(text);
+    if (!fn) {
+      fn = ajv.compile(checked);
+      compiledByText.set(text, fn);
+    }
     compiled.set(schema, fn);
   }
   return fn;
