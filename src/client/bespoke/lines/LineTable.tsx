@@ -7,14 +7,15 @@
  * Ctrl+Delete deletes the line.
  *
  * The keyboard focus stays on one element of the grid's own, the keys box (an empty editable box
- * over the active cell, unseen), and the active cell is marked (aria-activedescendant), so moving
+ * beside the rows, unseen), and the active cell is marked (aria-activedescendant), so moving
  * never focuses a cell (focus() forces style and layout); scroll offsets and the view's size are
  * kept from scroll and resize events, so no key reads the layout either. Moving the active cell
  * draws this table only, not the toolbar's antd controls.
  *
  * The keys box is editable so that an input method works on a cell not yet being edited: with the
  * focus on an element that takes no text the system's IME is off and pinyin arrives as Latin
- * letters. Its composition shows over the cell; the text it commits opens the cell's editor.
+ * letters. A composition shows in it, placed over the active cell; the text it commits opens the
+ * cell's editor.
  */
 import { memo, useCallback, useId, useLayoutEffect, useMemo, useRef, useState, type MutableRefObject } from 'react';
 import { Empty } from 'antd';
@@ -380,7 +381,7 @@ export const LineTable = memo(function LineTable({ store, columns, readOnly, hei
     return !!column?.editable && (column.source?.kind === 'text' || column.source?.kind === 'decimal');
   };
 
-  /** Text the keys box received (an IME's committed text, a character typed while the IME was composing) edits the active cell. */
+  /** Text the keys box received (an IME's committed text, or text it inserted without composing) edits the active cell. */
   const takeTyped = (box: HTMLElement) => {
     const text = box.textContent ?? '';
     box.textContent = '';
