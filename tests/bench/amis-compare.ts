@@ -12,6 +12,10 @@
  * into a temporary folder, as `npm run bench -- client` builds them), so a machine that speeds up or
  * slows down during the run moves both sides alike and the ratio holds.
  *
+ * A third page types into the same 200 fields as plain HTML (native inputs, selects and date
+ * inputs in two columns, no script of its own): the browser's own cost of a keystroke into such a
+ * form, the floor no renderer can go below. Its loads follow ours in each run.
+ *
  * `npx tsx tests/bench/amis-compare.ts [--runs 5]`. The first run installs amis@6.13.0 into
  * <tmpdir>/erp-bench-amis (npm, ~20 s; amis is not a dependency of the product).
  */
@@ -84,6 +88,31 @@ const PAGE_HTML = `<!doctype html>
 <style>html, body, #root { margin: 0; height: 100%; }</style></head>
 <body><div id="root"></div><script src="sdk/sdk.js"></script><script src="page.js"></script></body></html>`;
 
+/** form200 as plain HTML: the same fields, labels and columns, no framework. */
+function plainFormHtml(): string {
+  const fields = Array.from({ length: FORM_FIELDS }, (_, i) => {
+    const n = i + 1;
+    const name = `f${String(n).padStart(3, '0')}`;
+    const required = n % 4 === 0 ? ' required' : '';
+    const kind = kindOf(n);
+    const control =
+      kind === 'select'
+        ? `<select id="${name}" name="${name}"${required}><option value=""></option>${[1, 2, 3, 4, 5].map((o) => `<option>选项${o}</option>`).join('')}</select>`
+        : `<input id="${name}" name="${name}" type="${kind === 'number' ? 'number' : kind === 'date' ? 'date' : 'text'}"${kind === 'text' ? ' maxlength="64"' : ''}${required}>`;
+    return `<div class="field"><label for="${name}">${required ? '<b>*</b>' : ''}字段${n}</label>${control}</div>`;
+  });
+  return `<!doctype html>
+<html lang="zh-CN"><head><meta charset="utf-8"><title>plain form</title>
+<style>
+body { margin: 0; font: 14px sans-serif; }
+form { width: 1000px; margin: 24px auto; display: grid; grid-template-columns: 1fr 1fr; gap: 0 24px; }
+.field { display: flex; align-items: center; margin-bottom: 16px; }
+label { width: 120px; text-align: right; padding-right: 8px; } b { color: #ff4d4f; font-weight: normal; }
+input, select { flex: auto; height: 32px; box-sizing: border-box; padding: 4px 11px; border: 1px solid #d9d9d9; border-radius: 6px; }
+</style></head>
+<body><form>${fields.join('')}</form></body></html>`;
+}
+
 /** The first data row (amis puts a filler row before it). */
 const ROW = '.cxd-Table-table > tbody > tr[data-index="0"]';
 
@@ -101,7 +130,8 @@ const SPECS: Spec[] = [
   { name: 'crud10k', page: 'crud10k', first: ROW, ourFirst: OUR_FIRST_ROW },
 ];
 
-async function typeIntoAmisField150(page: Page) {
+/** Types into field #150 of amis's page or the plain page (both name their inputs f001…f200). */
+async function typeIntoNamedField150(page: Page) {
   await page.click('input[name="f150"]');
   await page.waitForTimeout(300);
   const typed = await typeAndTime(page, KEYS, KEY_GAP_MS);
@@ -145,13 +175,15 @@ const firstRowIsRowOne = async (page: Page) => {
 async function measure(amisUrl: string, amisDir: string, ourUrl: string, ourDir: string, spec: Spec) {
   const amis: Side = { paints: [], keys: [], keyPaints: [], shipped: 0 };
   const ours: Side = { paints: [], keys: [], keyPaints: [], shipped: 0 };
+  const plain: Side = { paints: [], keys: [], keyPaints: [], shipped: 0 };
   for (let run = 0; run < RUNS; run += 1) {
-    await load(amis, `${amisUrl}/index.html?page=${spec.page}`, amisDir, spec.first, spec.type ? typeIntoAmisField150 : undefined, spec.first === ROW ? firstRowIsRowOne : undefined);
+    await load(amis, `${amisUrl}/index.html?page=${spec.page}`, amisDir, spec.first, spec.type ? typeIntoNamedField150 : undefined, spec.first === ROW ? firstRowIsRowOne : undefined);
     await load(ours, `${ourUrl}/pages.html?page=${spec.page}`, ourDir, spec.ourFirst, spec.type ? (page) => typeIntoOurField150(page, KEYS, KEY_GAP_MS) : undefined);
+    if (spec.type) await load(plain, `${amisUrl}/plain.html`, amisDir, spec.first, typeIntoNamedField150);
   }
   const p = (values: number[], q: number) => (values.length ? percentile(values, q) : undefined);
   const figures = (side: Side) => ({ shipped: side.shipped, paint: percentile(side.paints, 50), keyP50: p(side.keys, 50), keyP95: p(side.keys, 95), keyPaintP50: p(side.keyPaints, 50), keyPaintP95: p(side.keyPaints, 95) });
-  return { amis: figures(amis), ours: figures(ours) };
+  return { amis: figures(amis), ours: figures(ours), plain: spec.type ? figures(plain) : undefined };
 }
 
 async function main() {
@@ -160,6 +192,7 @@ async function main() {
   fs.symlinkSync(sdk, path.join(dir, 'sdk'));
   fs.writeFileSync(path.join(dir, 'index.html'), PAGE_HTML);
   fs.writeFileSync(path.join(dir, 'page.js'), PAGE_SCRIPT);
+  fs.writeFileSync(path.join(dir, 'plain.html'), plainFormHtml());
   const ourDir = fs.mkdtempSync(path.join(os.tmpdir(), 'erp-amis-ours-'));
   await buildBenchPages(ourDir, ['pages.html']);
   const server = await serveDir(fs.realpathSync(dir));
@@ -169,12 +202,19 @@ async function main() {
   try {
     console.log(`amis ${AMIS_VERSION} and our bench pages, loads alternating (headless chromium, ${RUNS} cold loads each; medians; ms from navigation; keys: ${KEYS} into field #150, ${KEY_GAP_MS} ms apart)\n`);
     console.log('page       JS+CSS amis | ours      paint amis | ours   ours/amis   key→frame p50/p95: amis | ours (ours/amis p95)   key→painted p50/p95: amis | ours');
+    const floors: string[] = [];
     for (const spec of SPECS) {
-      const { amis, ours } = await measure(server.url, fs.realpathSync(dir), ourServer.url, ourDir, spec);
+      const { amis, ours, plain } = await measure(server.url, fs.realpathSync(dir), ourServer.url, ourDir, spec);
       console.log(
         `${spec.name.padEnd(10)} ${`${fmt(amis.shipped)} | ${fmt(ours.shipped)} KiB`.padStart(20)} ${`${fmt(amis.paint)} | ${fmt(ours.paint)} ms`.padStart(20)} ${ratio(ours.paint, amis.paint).padStart(11)}   ${fmt(amis.keyP50)} / ${fmt(amis.keyP95)} | ${fmt(ours.keyP50)} / ${fmt(ours.keyP95)} ms (${ratio(ours.keyP95, amis.keyP95)})     ${fmt(amis.keyPaintP50)} / ${fmt(amis.keyPaintP95)} | ${fmt(ours.keyPaintP50)} / ${fmt(ours.keyPaintP95)} ms`,
       );
+      if (plain) {
+        floors.push(
+          `${spec.name} as plain HTML (no script; the browser's own cost of a key into these fields), key→frame p50 / p95: ${fmt(plain.keyP50)} / ${fmt(plain.keyP95)} ms — ours / plain p95 ${ratio(ours.keyP95, plain.keyP95)}, amis / plain p95 ${ratio(amis.keyP95, plain.keyP95)}; key→painted ${fmt(plain.keyPaintP50)} / ${fmt(plain.keyPaintP95)} ms`,
+        );
+      }
     }
+    if (floors.length) console.log(`\n${floors.join('\n')}`);
   } finally {
     server.close();
     ourServer.close();
