@@ -189,6 +189,68 @@ describe('bills in the browser', () => {
     await expect.poll(summaryLabel).toBe('合计');
   });
 
+  test("a line column's width set by hand is kept for the clerk's next bill of that kind; the other columns share the rest", async () => {
+    const openOrder = async () => {
+      await page.goto(`${server.url}${pathOf('purchaseOrder')}`);
+      const bill = editor('purchase-order');
+      await bill.waitFor();
+      return bill.getByTestId('line-grid');
+    };
+    let grid = await openOrder();
+    const header = (col: string) => grid.locator(`.erp-grid-header [col-id="${col}"]`);
+    const widthOf = (col: string) => header(col).evaluate((el) => Math.round(el.getBoundingClientRect().width));
+    // The columns end at the grid's edge: nothing to scroll sideways.
+    const filled = () =>
+      grid.locator('.erp-lines').evaluate((box) => {
+        const total = [...box.querySelectorAll('.erp-grid-header [role=columnheader]')].reduce((sum, el) => sum + el.getBoundingClientRect().width, 0);
+        return Math.round(total) === box.clientWidth && box.scrollWidth === box.clientWidth;
+      });
+    expect(await filled()).toBe(true);
+    const remark = await widthOf('remark');
+    const qty = await widthOf('qty');
+    // The line number is sized for its figures and has no edge to drag; no width is the clerk's yet.
+    expect(await header('__index').locator('.erp-grid-resizer').count()).toBe(0);
+    expect(await grid.getByTestId('line-reset-widths').count()).toBe(0);
+
+    const box = (await header('remark').boundingBox())!;
+    await page.mouse.move(box.x + box.width - 2, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width + 40, box.y + box.height / 2, { steps: 4 });
+    await page.mouse.move(box.x + box.width + 78, box.y + box.height / 2, { steps: 4 });
+    await page.mouse.up();
+    await expect.poll(() => widthOf('remark')).toBe(remark + 80);
+    // The drag done, the other columns are fitted to what is left.
+    await expect.poll(filled).toBe(true);
+    expect(await widthOf('qty')).toBeLessThan(qty);
+    const qtyAfter = await widthOf('qty');
+
+    try {
+      grid = await openOrder();
+      await expect.poll(() => widthOf('remark')).toBe(remark + 80);
+      expect(await widthOf('qty')).toBe(qtyAfter);
+      expect(await filled()).toBe(true);
+      await screenshot(page, 'bill-lines-width-kept');
+      // A narrower window: the width set by hand stays, the others give up the room (down to
+      // their floors; narrower still, the grid would scroll sideways).
+      await page.setViewportSize({ width: 1320, height: 900 });
+      await expect.poll(() => widthOf('qty')).toBeLessThan(qtyAfter);
+      expect(await widthOf('remark')).toBe(remark + 80);
+      await expect.poll(filled).toBe(true);
+    } finally {
+      await page.setViewportSize({ width: 1440, height: 900 });
+    }
+    // 恢复默认列宽 (beside #, only while a width is the clerk's) gives the schema's widths back, for good.
+    const reset = grid.getByTestId('line-reset-widths');
+    expect(await reset.getAttribute('aria-label')).toBe('恢复默认列宽');
+    await reset.click();
+    await expect.poll(() => widthOf('remark')).toBe(remark);
+    expect(await widthOf('qty')).toBe(qty);
+    expect(await reset.count()).toBe(0);
+    grid = await openOrder();
+    await expect.poll(() => widthOf('qty')).toBe(qty);
+    expect(await widthOf('remark')).toBe(remark);
+  });
+
   test('the line grid by keyboard: a typed key edits, Tab moves on editing, Escape cancels, arrows move, Space marks a gift, Ctrl+Delete deletes', async () => {
     await page.goto(`${server.url}${pathOf('purchaseOrder')}`);
     const bill = editor('purchase-order');

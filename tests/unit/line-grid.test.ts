@@ -127,6 +127,71 @@ describe('fitWidths', () => {
   });
 });
 
+describe('fitWithChosen (widths the clerk set by hand)', () => {
+  let sized: ReturnType<typeof lines.lineGridColumns>;
+  beforeAll(() => {
+    sized = lines.lineGridColumns(columns, false, context);
+  });
+  const idOf = (field: string) => sized.findIndex((c) => c.id === field);
+
+  test('nothing chosen: the same as fitWidths', () => {
+    expect(lines.fitWithChosen(sized, 1000, new Map())).toEqual(lines.fitWidths(sized, 1000));
+  });
+
+  test('chosen columns keep their widths, the others share the rest exactly', () => {
+    const remark = idOf('remark');
+    const qty = idOf('qty');
+    const fit = lines.fitWithChosen(sized, 1200, new Map([[sized[remark].id, 300], [sized[qty].id, 90]]));
+    expect(fit.pinned).toBe(false);
+    expect(fit.widths[remark]).toBe(300);
+    expect(fit.widths[qty]).toBe(90);
+    expect(fit.widths.reduce((a, b) => a + b, 0)).toBe(1200);
+    const others = sized.map((_, i) => i).filter((i) => i !== remark && i !== qty);
+    const alone = lines.fitWidths(others.map((i) => sized[i]), 1200 - 390);
+    expect(others.map((i) => fit.widths[i])).toEqual(alone.widths);
+  });
+
+  test('a chosen width below the floor takes the floor; chosen widths past the grid scroll it sideways', () => {
+    const remark = idOf('remark');
+    expect(lines.fitWithChosen(sized, 1200, new Map([[sized[remark].id, 5]])).widths[remark]).toBe(sized[remark].minWidth);
+    const wide = lines.fitWithChosen(sized, 1000, new Map([[sized[remark].id, 900]]));
+    expect(wide.pinned).toBe(true);
+    expect(wide.widths[remark]).toBe(900);
+    sized.forEach((c, i) => i !== remark && expect(wide.widths[i]).toBe(c.minWidth));
+  });
+
+  test('every column chosen: their widths, pinned only when wider than the grid', () => {
+    const all = new Map(sized.map((c) => [c.id, 120]));
+    const widths = sized.map((c) => Math.max(c.minWidth, 120));
+    const total = widths.reduce((a, b) => a + b, 0);
+    expect(lines.fitWithChosen(sized, total, all)).toEqual({ widths, pinned: false });
+    expect(lines.fitWithChosen(sized, total - 1, all).pinned).toBe(true);
+  });
+
+  test('any chosen widths: chosen kept (at least the floor), the rest at least their floors, the grid filled unless pinned', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 300, max: 4000 }),
+        fc.array(fc.tuple(fc.integer({ min: 0, max: sized.length - 1 }), fc.integer({ min: 1, max: 800 })), { maxLength: sized.length }),
+        (width, picks) => {
+          const chosen = new Map(picks.map(([i, w]) => [sized[i].id, w]));
+          const fit = lines.fitWithChosen(sized, width, chosen);
+          sized.forEach((c, i) => {
+            const own = chosen.get(c.id);
+            if (own !== undefined) expect(fit.widths[i]).toBe(Math.max(c.minWidth, own));
+            expect(fit.widths[i]).toBeGreaterThanOrEqual(c.minWidth);
+            expect(Number.isInteger(fit.widths[i])).toBe(true);
+          });
+          const total = fit.widths.reduce((a, b) => a + b, 0);
+          const someFree = chosen.size < sized.length;
+          if (!fit.pinned && someFree) expect(total).toBe(width);
+          if (fit.pinned) expect(total).toBeGreaterThanOrEqual(width);
+        },
+      ),
+    );
+  });
+});
+
 describe('the active cell', () => {
   const order = ['__index', 'goods', 'qty', 'price', 'total', 'remark'];
   const editable = ['qty', 'price', 'remark'];

@@ -30,11 +30,13 @@ export interface LineGridProps {
   /** sales / purchase: which list price a new line takes. */
   side: 'sales' | 'purchase';
   height?: number;
+  /** Whose column arrangement the clerk keeps (the bill's resource; see useLineLayout.ts). */
+  layoutKey?: string;
   /** Replaces the goods toolbar (a money bill picks bills to settle instead of goods). */
   toolbar?: ReactNode;
 }
 
-export function LineGrid({ store, columns, readOnly, defaults, partnerId, side, height = 360, toolbar }: LineGridProps) {
+export function LineGrid({ store, columns, readOnly, defaults, partnerId, side, height = 360, toolbar, layoutKey }: LineGridProps) {
   const dt = useDT();
   const [pickerOpen, setPickerOpen] = useState(false);
   const { units, loadUnits, listPrice, addGoods, barcode, setBarcode, scan } = useGoodsEntry({ store, defaults, partnerId, side });
@@ -104,6 +106,7 @@ export function LineGrid({ store, columns, readOnly, defaults, partnerId, side, 
         columns={columns}
         readOnly={readOnly}
         height={height}
+        layoutKey={layoutKey}
         cursorRef={cursorRef}
         onInsert={toolbar ? undefined : openPicker}
         units={units}

@@ -22,14 +22,15 @@ import { Empty } from 'antd';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { dictItemOf, useDictionaries } from '../../renderer/common/useDictionary.ts';
 import { rt, useLabel } from '../../renderer/common/i18n.ts';
-import { ROW_HEIGHT, HEADER_HEIGHT, cellStyle, stickyOffsets, useColumnLayout, type SortState } from '../../renderer/list/columnLayout.ts';
+import { ROW_HEIGHT, HEADER_HEIGHT, cellStyle, stickyOffsets, type SortState } from '../../renderer/list/columnLayout.ts';
 import { GridHeader } from '../../renderer/list/GridHeader.tsx';
 import { useGridVars } from '../../renderer/list/gridVars.ts';
 import { useSettings } from '../../store/settings.ts';
 import { useDT } from '../../renderer/document/i18n.ts';
 import { figureFields, priceInputField, RunningSummary, type GridLine, type LineValues } from './lineModel.ts';
 import type { LineStore } from './lineStore.ts';
-import { fitWidths, lineGridColumns, typedFigure, type LineColumn, type LineGridColumn } from './lineGridColumns.ts';
+import { lineGridColumns, typedFigure, type LineColumn } from './lineGridColumns.ts';
+import { useLineLayout } from './useLineLayout.tsx';
 import { moveCursor, nextEditableCell, scrollToShow, tabCursor, type Cursor } from './lineCursor.ts';
 import { LineRow, type EditingCell, type OpenEditor } from './LineRow.tsx';
 import type { UnitRow } from './useGoodsEntry.ts';
@@ -49,11 +50,13 @@ export interface LineTableProps {
   units: Map<string, UnitRow[]>;
   loadUnits(goodsIds: string[]): Promise<void>;
   listPrice(goodsId: string, unitId: string): string | undefined;
+  /** Whose column arrangement (order, widths set by hand) the clerk keeps: the bill's resource. */
+  layoutKey?: string;
 }
 
 /** Rows drawn beyond each edge of the view: a wheel step moves about three. */
 const ROW_BUFFER = 4;
-const NO_SAVE = () => undefined;
+const UNSORTABLE = () => undefined;
 const NO_SORT: SortState = [];
 
 /** The active cell and, while one is edited, its editor (`id` tells one edit from the next). */
@@ -70,7 +73,7 @@ interface ViewBox {
   left: number;
 }
 
-export const LineTable = memo(function LineTable({ store, columns, readOnly, height, cursorRef, onInsert, units, loadUnits, listPrice }: LineTableProps) {
+export const LineTable = memo(function LineTable({ store, columns, readOnly, height, cursorRef, onInsert, units, loadUnits, listPrice, layoutKey }: LineTableProps) {
   const dt = useDT();
   const vars = useGridVars();
   const language = useSettings((s) => s.language);
@@ -140,17 +143,7 @@ export const LineTable = memo(function LineTable({ store, columns, readOnly, hei
     return () => observer.disconnect();
   }, [view]);
 
-  const fitted = useMemo(() => {
-    const fit = fitWidths(baseColumns, size.width);
-    return baseColumns.map((column, i) => ({
-      ...column,
-      width: fit.widths[i],
-      pinned: fit.pinned && (!column.source || column.source.kind === 'goods') ? ('left' as const) : undefined,
-    }));
-  }, [baseColumns, size.width]);
-  // Widths the clerk drags stay until the grid's width changes (then every column is fitted again).
-  const { shown, update } = useColumnLayout(fitted, size.width, NO_SAVE);
-  const shownColumns = shown as LineGridColumn[];
+  const { shown: shownColumns, update } = useLineLayout(baseColumns, size.width, layoutKey);
   const styles = useMemo(() => {
     const offsets = stickyOffsets(shownColumns);
     return shownColumns.map((column) => cellStyle(column, offsets.get(column.id)));
@@ -469,7 +462,7 @@ export const LineTable = memo(function LineTable({ store, columns, readOnly, hei
           onMouseOver={titleWhenTruncated}
         >
           <div className="erp-grid-inner" style={{ width: totalWidth }}>
-            <GridHeader shown={shownColumns} styles={styles} sort={NO_SORT} onSort={NO_SAVE} update={update} />
+            <GridHeader shown={shownColumns} styles={styles} sort={NO_SORT} onSort={UNSORTABLE} update={update} />
             <div className="erp-grid-body" style={{ height: virtualizer.getTotalSize() }}>
               {items.map((item) => {
                 const line = lines[item.index];

@@ -56,7 +56,8 @@ export function lineGridColumns(columns: LineColumn[], readOnly: boolean, contex
     // Wide enough for 合计 in bold and four-digit line numbers.
     minWidth: INDEX_WIDTH,
     sortable: false,
-    resizable: true,
+    // Sized for its figures; the widths the clerk sets are kept for the data columns only.
+    resizable: false,
     movable: false,
     align: 'center',
     editable: false,
@@ -142,6 +143,32 @@ export function fitWidths(columns: Pick<GridColumn, 'width' | 'minWidth'>[], ava
   const whole = widths.map((w, i) => Math.max(floors[i], Math.floor(w)));
   whole[whole.length - 1] += available - whole.reduce((a, b) => a + b, 0);
   return { widths: whole, pinned: false };
+}
+
+/**
+ * `fitWidths` with the widths the clerk chose (dragged or fitted by double-click, kept per user):
+ * those columns keep them, the others share what is left of `available` as `fitWidths` shares it.
+ * When the chosen widths leave the others less than their floors, the others take their floors
+ * and the grid scrolls sideways (pinned).
+ */
+export function fitWithChosen(columns: Pick<GridColumn, 'id' | 'width' | 'minWidth'>[], available: number, chosen: ReadonlyMap<string, number>): FittedColumns {
+  const chosenWidth = (c: Pick<GridColumn, 'id' | 'minWidth'>) => {
+    const width = chosen.get(c.id);
+    return width === undefined ? undefined : Math.max(c.minWidth, Math.round(width));
+  };
+  const free = columns.filter((c) => chosenWidth(c) === undefined);
+  if (free.length === columns.length) return fitWidths(columns, available);
+  const fixedTotal = columns.reduce((sum, c) => sum + (chosenWidth(c) ?? 0), 0);
+  const room = available - fixedTotal;
+  const floors = free.reduce((sum, c) => sum + c.minWidth, 0);
+  let freeFit: FittedColumns;
+  if (available <= 0 || !free.length) freeFit = { widths: free.map((c) => c.width), pinned: false };
+  else if (room >= floors) freeFit = fitWidths(free, room);
+  else freeFit = { widths: free.map((c) => c.minWidth), pinned: true };
+  let next = 0;
+  const widths = columns.map((c) => chosenWidth(c) ?? freeFit.widths[next++]);
+  const total = widths.reduce((a, b) => a + b, 0);
+  return { widths, pinned: available > 0 && (freeFit.pinned || total > available) };
 }
 
 /**

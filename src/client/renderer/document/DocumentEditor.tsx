@@ -283,6 +283,7 @@ export function DocumentEditor({ resource, billId, onChanged, hideActions }: Doc
                       defaults={lineDefaults}
                       partnerId={partnerId}
                       side={side}
+                      layoutKey={resource.resource}
                       toolbar={
                         doc.settle ? (
                           <SettleBar resource={resource} doc={doc} lines={lines} partnerId={partnerId} />

@@ -142,6 +142,7 @@ export const GridHeader = memo(function GridHeader({ shown, styles, sort, onSort
               <>
                 <span className="erp-grid-header-text">{column.title}</span>
                 {column.sortable && <SortArrow dir={sorted} />}
+                {column.headerAddon}
               </>
             )}
             {column.resizable && (

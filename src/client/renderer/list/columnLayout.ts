@@ -62,8 +62,8 @@ export interface ColumnLayoutState {
   update(next: (layout: ColumnLayout) => ColumnLayout, save: boolean): void;
 }
 
-/** Column arrangement state of one grid; `onSave` stores a finished change. */
-export function useColumnLayout(columns: GridColumn[], resetSignal: number, onSave: (layout: ColumnLayout) => void): ColumnLayoutState {
+/** Column arrangement state of one grid; `onSave` stores a finished change; a new `resetSignal` starts again from `columns`. */
+export function useColumnLayout(columns: GridColumn[], resetSignal: unknown, onSave: (layout: ColumnLayout) => void): ColumnLayoutState {
   const [state, setState] = useState(() => ({ columns, resetSignal, layout: layoutOf(columns) }));
   let current = state;
   if (state.columns !== columns || state.resetSignal !== resetSignal) {

@@ -39,6 +39,8 @@ export interface GridColumn {
   /** Can be dragged to another place among the unpinned columns. */
   movable: boolean;
   align?: 'right' | 'center';
+  /** Drawn after the title in the header (the line grid's 恢复默认列宽). */
+  headerAddon?: ReactNode;
   cell(row: Row, context: CellContext): ReactNode;
 }
 
