@@ -219,6 +219,9 @@ describe('bills in the browser', () => {
     await page.mouse.move(box.x + box.width + 78, box.y + box.height / 2, { steps: 4 });
     await page.mouse.up();
     await expect.poll(() => widthOf('remark')).toBe(remark + 80);
+    // Kept in the browser for this user and bill kind.
+    const savedKey = await page.evaluate(() => Object.keys(localStorage).find((k) => k.includes('listColumns-') && k.endsWith('-purchase-order-lines')) ?? '');
+    expect(savedKey).not.toBe('');
     // The drag done, the other columns are fitted to what is left.
     await expect.poll(filled).toBe(true);
     expect(await widthOf('qty')).toBeLessThan(qty);
@@ -249,6 +252,19 @@ describe('bills in the browser', () => {
     grid = await openOrder();
     await expect.poll(() => widthOf('qty')).toBe(qty);
     expect(await widthOf('remark')).toBe(remark);
+
+    // Storage holding something else (edited by hand, another version): entries that are not a
+    // column and a width are passed over; the one that is still applies.
+    expect(await page.evaluate((key) => localStorage.getItem(key), savedKey)).toBeNull();
+    await page.evaluate((key) => {
+      const content = [{ colId: 'remark', width: 'wide' }, null, 'qty', { colId: 'qty', width: -5 }, { colId: 'taxRate', width: 150 }];
+      localStorage.setItem(key, JSON.stringify({ dataType: 'object', content, datetime: Date.now() }));
+    }, savedKey);
+    grid = await openOrder();
+    await expect.poll(() => widthOf('taxRate')).toBe(150);
+    expect(await filled()).toBe(true);
+    await grid.getByTestId('line-reset-widths').click();
+    await expect.poll(() => widthOf('remark')).toBe(remark);
   });
 
   test('the line grid by keyboard: a typed key edits, Tab moves on editing, Escape cancels, arrows move, Space marks a gift, Ctrl+Delete deletes', async () => {

@@ -160,6 +160,11 @@ describe('fitWithChosen (widths the clerk set by hand)', () => {
     sized.forEach((c, i) => i !== remark && expect(wide.widths[i]).toBe(c.minWidth));
   });
 
+  test('a width that is not a figure counts as not chosen', () => {
+    const remark = idOf('remark');
+    expect(lines.fitWithChosen(sized, 1000, new Map([[sized[remark].id, Number.NaN]]))).toEqual(lines.fitWidths(sized, 1000));
+  });
+
   test('every column chosen: their widths, pinned only when wider than the grid', () => {
     const all = new Map(sized.map((c) => [c.id, 120]));
     const widths = sized.map((c) => Math.max(c.minWidth, 120));

@@ -154,7 +154,8 @@ export function fitWidths(columns: Pick<GridColumn, 'width' | 'minWidth'>[], ava
 export function fitWithChosen(columns: Pick<GridColumn, 'id' | 'width' | 'minWidth'>[], available: number, chosen: ReadonlyMap<string, number>): FittedColumns {
   const chosenWidth = (c: Pick<GridColumn, 'id' | 'minWidth'>) => {
     const width = chosen.get(c.id);
-    return width === undefined ? undefined : Math.max(c.minWidth, Math.round(width));
+    // A width that is not a figure (storage edited by hand) counts as not chosen.
+    return width === undefined || !Number.isFinite(width) ? undefined : Math.max(c.minWidth, Math.round(width));
   };
   const free = columns.filter((c) => chosenWidth(c) === undefined);
   if (free.length === columns.length) return fitWidths(columns, available);

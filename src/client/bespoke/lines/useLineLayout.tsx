@@ -8,6 +8,10 @@ import { fitWithChosen, LINE_INDEX_COL, type LineGridColumn } from './lineGridCo
 /** Kept apart from the list of the same resource (`listColumns-<user>-<resource>-lines`). */
 const LINES_SCOPE = 'lines';
 
+/** The saved entries that name a column and a width in px (storage may hold anything). */
+const chosenWidths = (saved: SavedColumn[] | undefined): SavedColumn[] =>
+  (saved ?? []).filter((entry) => typeof entry?.colId === 'string' && typeof entry.width === 'number' && Number.isFinite(entry.width) && entry.width > 0);
+
 /**
  * The line grid's columns fitted to its width, with the widths the clerk dragged (or fitted by
  * double-click): those are kept per user and bill kind (`layoutKey`, the bill's resource) and come
@@ -18,7 +22,7 @@ const LINES_SCOPE = 'lines';
  */
 export function useLineLayout(baseColumns: LineGridColumn[], width: number, layoutKey: string | undefined) {
   const dt = useDT();
-  const [chosen, setChosen] = useState<SavedColumn[]>(() => (layoutKey ? (loadColumnState(layoutKey, LINES_SCOPE) ?? []) : []));
+  const [chosen, setChosen] = useState<SavedColumn[]>(() => (layoutKey ? chosenWidths(loadColumnState(layoutKey, LINES_SCOPE)) : []));
   const reset = useCallback(() => {
     if (layoutKey) clearColumnState(layoutKey, LINES_SCOPE);
     setChosen([]);
