@@ -30,7 +30,7 @@ export interface LineGridProps {
   /** sales / purchase: which list price a new line takes. */
   side: 'sales' | 'purchase';
   height?: number;
-  /** Whose column arrangement the clerk keeps (the bill's resource; see useLineLayout.ts). */
+  /** Whose column widths set by hand the clerk keeps (the bill's resource; see useLineLayout.tsx). */
   layoutKey?: string;
   /** Replaces the goods toolbar (a money bill picks bills to settle instead of goods). */
   toolbar?: ReactNode;

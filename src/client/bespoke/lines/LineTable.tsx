@@ -50,7 +50,7 @@ export interface LineTableProps {
   units: Map<string, UnitRow[]>;
   loadUnits(goodsIds: string[]): Promise<void>;
   listPrice(goodsId: string, unitId: string): string | undefined;
-  /** Whose column arrangement (order, widths set by hand) the clerk keeps: the bill's resource. */
+  /** Whose column widths set by hand the clerk keeps: the bill's resource (useLineLayout.tsx). */
   layoutKey?: string;
 }
 
