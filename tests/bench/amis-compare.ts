@@ -13,8 +13,9 @@
  * slows down during the run moves both sides alike and the ratio holds.
  *
  * A third page types into the same 200 fields as plain HTML (native inputs, selects and date
- * inputs in two columns, no script of its own): the browser's own cost of a keystroke into such a
- * form, the floor no renderer can go below. Its loads follow ours in each run.
+ * inputs in two columns, no script of its own): what the browser itself spends on a keystroke into
+ * such a form, with nothing of a renderer's on top (not a hard lower bound: layout containment, as
+ * our text box has, can do better). Its loads follow ours in each run.
  *
  * `npx tsx tests/bench/amis-compare.ts [--runs 5]`. The first run installs amis@6.13.0 into
  * <tmpdir>/erp-bench-amis (npm, ~20 s; amis is not a dependency of the product).
